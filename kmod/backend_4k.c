@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The 4 KiB backend: a kretprobe on vma_alloc_folio() (vma_alloc_folio_noprof()
+ * from 6.10), through which anonymous 4 KiB faults allocate their zeroed page.
+ * At entry it removes __GFP_ZERO from an order-0 request; at return it clears
+ * the returned page with the strategy of the page's node.
+ *
+ * The invariant: a request is stripped only inside the entry handler of an
+ * allocated kretprobe instance, whose return handler therefore runs, and the
+ * probe is never unregistered while a stripped request is in flight:
+ *   disarm: stop stripping; synchronize_rcu() so every entry handler that
+ *           could have missed that has finished (handlers run with
+ *           preemption disabled); wait until every stripped request has been
+ *           cleared; only then unregister.
+ *
+ * Armed only while some node uses a strategy other than kernel, and never with
+ * init_on_alloc=1, where the allocator zeroes every page anyway.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/gfp.h>
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/rcupdate.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "clearpage.h"
+#include "compat.h"
+
+static struct kretprobe probe_4k;
+static bool probe_4k_registered;
+static int probe_4k_error;
+static bool stripping;
+static DEFINE_PER_CPU(unsigned long, stripped_requests);
+static DEFINE_PER_CPU(unsigned long, cleared_requests);
+
+/* vma_alloc_folio(gfp_t gfp, int order, vma, addr, hugepage) */
+static int alloc_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	gfp_t gfp = (gfp_t)regs->di;
+	int order = (int)regs->si;
+
+	if (!(gfp & __GFP_ZERO) || order != 0 || !READ_ONCE(stripping))
+		return 1;	/* nothing stripped: no return handler needed */
+	regs->di = (unsigned long)(gfp & ~__GFP_ZERO);
+	this_cpu_inc(stripped_requests);
+	return 0;
+}
+
+static int alloc_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct folio *folio = (struct folio *)regs_return_value(regs);
+
+	if (folio) {
+		struct page *page = folio_page(folio, 0);
+		int nid = page_to_nid(page);
+		long i, nr = folio_nr_pages(folio);
+
+		for (i = 0; i < nr; i++)
+			clearpage_clear_page(clearpage_node_get(nid),
+					     clearpage_node_strategy(nid),
+					     nth_page(page, i),
+					     CLEARPAGE_BACKEND_4K);
+	}
+	/* Ordered after the clear: the drain below relies on it. */
+	smp_wmb();
+	this_cpu_inc(cleared_requests);
+	return 0;
+}
+
+static unsigned long sum_counter(unsigned long __percpu *counter)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(*per_cpu_ptr(counter, cpu));
+	return sum;
+}
+
+static int probe_4k_arm(void)
+{
+	memset(&probe_4k, 0, sizeof(probe_4k));
+	probe_4k.kp.symbol_name = CLEARPAGE_ALLOC_SYMBOL;
+	probe_4k.entry_handler = alloc_entry;
+	probe_4k.handler = alloc_return;
+	/* Allocations may sleep in reclaim: allow many in flight. */
+	probe_4k.maxactive = max_t(int, 64, 8 * num_possible_cpus());
+
+	probe_4k_error = register_kretprobe(&probe_4k);
+	if (probe_4k_error) {
+		pr_warn("kretprobe on %s failed (%d): 4 KiB pages keep the kernel's clear\n",
+			CLEARPAGE_ALLOC_SYMBOL, probe_4k_error);
+		return probe_4k_error;
+	}
+	probe_4k_registered = true;
+	WRITE_ONCE(stripping, true);
+	return 0;
+}
+
+static void probe_4k_disarm(void)
+{
+	unsigned long stripped;
+
+	WRITE_ONCE(stripping, false);
+	synchronize_rcu();
+	/* No request can be stripped any more; wait for those that were. */
+	stripped = sum_counter(&stripped_requests);
+	while (sum_counter(&cleared_requests) != stripped)
+		msleep(1);
+	smp_rmb();
+	unregister_kretprobe(&probe_4k);
+	probe_4k_registered = false;
+}
+
+/* Arm or disarm to match the nodes' strategies. Called under clearpage_lock. */
+void clearpage_4k_update(void)
+{
+	bool wanted = clearpage_any_node_intercepted() &&
+		      !want_init_on_alloc(0);
+
+	lockdep_assert_held(&clearpage_lock);
+	if (wanted && !probe_4k_registered)
+		probe_4k_arm();
+	else if (!wanted && probe_4k_registered)
+		probe_4k_disarm();
+}
+
+void clearpage_4k_exit(void)
+{
+	mutex_lock(&clearpage_lock);
+	if (probe_4k_registered)
+		probe_4k_disarm();
+	mutex_unlock(&clearpage_lock);
+}
+
+int clearpage_4k_describe(char *buf, int at)
+{
+	if (want_init_on_alloc(0))
+		return sysfs_emit_at(buf, at,
+				     "4k inactive: init_on_alloc=1 (the page allocator zeroes every page; boot with init_on_alloc=0 to enable)\n");
+	if (probe_4k_registered)
+		return sysfs_emit_at(buf, at, "4k active\n");
+	if (!clearpage_any_node_intercepted())
+		return sysfs_emit_at(buf, at,
+				     "4k inactive: no strategy other than kernel selected\n");
+	return sysfs_emit_at(buf, at,
+			     "4k inactive: kretprobe on %s failed (error %d)\n",
+			     CLEARPAGE_ALLOC_SYMBOL, probe_4k_error);
+}

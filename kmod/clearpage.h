@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _CLEARPAGE_H
+#define _CLEARPAGE_H
+
+#include <linux/kobject.h>
+#include <linux/mm_types.h>
+#include <linux/mutex.h>
+#include <linux/nodemask.h>
+#include <linux/types.h>
+
+#include <clearpage/strategies.h>
+
+enum clearpage_backend {
+	CLEARPAGE_BACKEND_HUGE,
+	CLEARPAGE_BACKEND_4K,
+};
+
+/* Per-CPU counters of one node; summed when read. */
+struct clearpage_node_stats {
+	u64 pages_4k[CLEARPAGE_STRATEGY_COUNT];
+	u64 pages_huge[CLEARPAGE_STRATEGY_COUNT];
+	u64 pages_huge_prezeroed;
+	u64 samples[CLEARPAGE_STRATEGY_COUNT];
+	u64 sample_ns[CLEARPAGE_STRATEGY_COUNT];
+	u64 latency[CLEARPAGE_LATENCY_BUCKETS];
+};
+
+struct clearpage_calibration {
+	u32 hot_ns;
+	u32 cold_ns;
+};
+
+struct clearpage_node {
+	int nid;
+	/* Read locklessly by the clearing paths; written under clearpage_lock. */
+	int strategy;
+	bool pinned;
+	enum clearpage_source last_source;
+	u64 last_change_ns;
+	struct kobject kobj;
+	struct clearpage_node_stats __percpu *stats;
+	struct mutex calibration_lock;
+	struct clearpage_calibration calibration[CLEARPAGE_STRATEGY_COUNT];
+};
+
+/* main.c */
+extern struct clearpage_cpu clearpage_cpu;
+extern const char *const clearpage_strategy_names[CLEARPAGE_STRATEGY_COUNT];
+extern unsigned int clearpage_sample_shift;
+bool clearpage_strategy_usable(int strategy);
+int clearpage_strategy_parse(const char *buf, size_t count);
+const char *clearpage_source_name(enum clearpage_source source);
+
+/* node.c: clearpage_lock serialises every change of strategy and pin. */
+extern struct mutex clearpage_lock;
+int clearpage_nodes_create(int default_strategy);
+void clearpage_nodes_destroy(void);
+void clearpage_node_release(struct kobject *kobj);
+struct clearpage_node *clearpage_node_get(int nid);
+int clearpage_node_strategy(int nid);
+bool clearpage_any_node_intercepted(void);
+int clearpage_node_set_strategy(struct clearpage_node *node, int strategy,
+				enum clearpage_source source);
+int clearpage_node_set_pinned(struct clearpage_node *node, bool pinned,
+			      enum clearpage_source source);
+void clearpage_node_stats_sum(struct clearpage_node *node,
+			      struct clearpage_node_stats *sum);
+#define for_each_clearpage_node(node, nid)                              \
+	for ((nid) = 0; (nid) < MAX_NUMNODES; (nid)++)                  \
+		if (((node) = clearpage_node_get(nid)) != NULL)
+
+/* clear.c */
+void clearpage_run(int strategy, void *kaddr);
+void clearpage_clear_page(struct clearpage_node *node, int strategy,
+			  struct page *page, enum clearpage_backend backend);
+void clearpage_count_prezeroed(struct clearpage_node *node,
+			       unsigned int nr_pages);
+
+/* sysfs.c */
+int clearpage_sysfs_create(void);
+int clearpage_sysfs_add_node(struct clearpage_node *node);
+void clearpage_sysfs_remove(void);
+extern const struct kobj_type clearpage_node_ktype;
+
+/* backend_huge.c */
+int clearpage_huge_init(void);
+int clearpage_huge_describe(char *buf, int at);
+
+/* backend_4k.c */
+void clearpage_4k_update(void);
+void clearpage_4k_exit(void);
+int clearpage_4k_describe(char *buf, int at);
+
+/* calibration.c */
+int clearpage_calibrate(struct clearpage_node *node);
+
+#endif /* _CLEARPAGE_H */

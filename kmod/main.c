@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpage.ko: per-NUMA-node choice of how user pages are zeroed.
+ *
+ * This file only wires module load and unload together; each concern lives
+ * in its own file (node.c, clear.c, sysfs.c, backend_*.c, calibration.c).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+
+#include "clearpage.h"
+
+struct clearpage_cpu clearpage_cpu;
+const char *const clearpage_strategy_names[CLEARPAGE_STRATEGY_COUNT] =
+	CLEARPAGE_STRATEGY_NAMES;
+static const char *const clearpage_source_names[CLEARPAGE_SOURCE_COUNT] =
+	CLEARPAGE_SOURCE_NAMES;
+
+static char *default_strategy = "kernel";
+module_param(default_strategy, charp, 0444);
+MODULE_PARM_DESC(default_strategy,
+		 "strategy of every node at load (default: kernel)");
+
+unsigned int clearpage_sample_shift = 6;
+
+static int sample_shift_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 20);
+}
+
+static const struct kernel_param_ops sample_shift_ops = {
+	.set = sample_shift_set,
+	.get = param_get_uint,
+};
+module_param_cb(sample_shift, &sample_shift_ops, &clearpage_sample_shift,
+		0644);
+MODULE_PARM_DESC(sample_shift,
+		 "time one clear in 2^sample_shift (0..20, default 6)");
+
+bool clearpage_strategy_usable(int strategy)
+{
+	return strategy >= 0 && strategy < CLEARPAGE_STRATEGY_COUNT &&
+	       clearpage_strategy_available(&clearpage_cpu, strategy);
+}
+
+/*
+ * Parse a strategy name as written to sysfs: exactly one available name,
+ * optionally followed by a single newline. Returns the id or -EINVAL.
+ */
+int clearpage_strategy_parse(const char *buf, size_t count)
+{
+	int strategy;
+
+	if (count && buf[count - 1] == '\n')
+		count--;
+	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
+		const char *name = clearpage_strategy_names[strategy];
+
+		if (strlen(name) == count && !memcmp(name, buf, count))
+			return clearpage_strategy_usable(strategy) ? strategy :
+								    -EINVAL;
+	}
+	return -EINVAL;
+}
+
+const char *clearpage_source_name(enum clearpage_source source)
+{
+	if (source >= CLEARPAGE_SOURCE_COUNT)
+		return "unknown";
+	return clearpage_source_names[source];
+}
+
+static int __init clearpage_init(void)
+{
+	int strategy, err;
+
+	clearpage_cpu_detect(&clearpage_cpu);
+	strategy = clearpage_strategy_parse(default_strategy,
+					    strlen(default_strategy));
+	if (strategy < 0) {
+		pr_err("default_strategy=%s is not available on this CPU\n",
+		       default_strategy);
+		return -EINVAL;
+	}
+
+	err = clearpage_sysfs_create();
+	if (err)
+		return err;
+	err = clearpage_nodes_create(strategy);
+	if (err)
+		goto err_sysfs;
+	err = clearpage_huge_init();
+	if (err)
+		goto err_nodes;
+	mutex_lock(&clearpage_lock);
+	clearpage_4k_update();
+	mutex_unlock(&clearpage_lock);
+	return 0;
+
+err_nodes:
+	clearpage_sysfs_remove();
+	clearpage_nodes_destroy();
+	return err;
+err_sysfs:
+	clearpage_sysfs_remove();
+	return err;
+}
+
+static void __exit clearpage_exit(void)
+{
+	/*
+	 * Order matters for the zero-page invariant: first no new writer can
+	 * arm a backend (sysfs gone), then the 4k backend stops stripping
+	 * __GFP_ZERO and drains, and only then the nodes are freed. The huge
+	 * backend's livepatch was disabled before the module could be removed.
+	 */
+	clearpage_sysfs_remove();
+	clearpage_4k_exit();
+	clearpage_nodes_destroy();
+}
+
+module_init(clearpage_init);
+module_exit(clearpage_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Per-NUMA-node choice of the page zeroing routine");
+MODULE_INFO(livepatch, "Y");

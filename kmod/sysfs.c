@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/clearpage/: the ABI documented in include/uapi/clearpage.h.
+ * Every store validates its whole input before changing anything.
+ */
+#include <linux/capability.h>
+#include <linux/kobject.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "clearpage.h"
+
+static struct kobject *clearpage_kobj;
+
+static ssize_t available_strategies_show(struct kobject *kobj,
+					 struct kobj_attribute *attr,
+					 char *buf)
+{
+	int strategy, len = 0;
+
+	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++)
+		if (clearpage_strategy_usable(strategy))
+			len += sysfs_emit_at(buf, len, "%s%s", len ? " " : "",
+					     clearpage_strategy_names[strategy]);
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+static ssize_t cpu_show(struct kobject *kobj, struct kobj_attribute *attr,
+			char *buf)
+{
+	return sysfs_emit(buf, "vendor=%s family=%u model=%u stepping=%u\n",
+			  clearpage_cpu.vendor, clearpage_cpu.family,
+			  clearpage_cpu.model, clearpage_cpu.stepping);
+}
+
+static ssize_t backends_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	int len;
+
+	mutex_lock(&clearpage_lock);
+	len = clearpage_huge_describe(buf, 0);
+	len += clearpage_4k_describe(buf, len);
+	mutex_unlock(&clearpage_lock);
+	return len;
+}
+
+static struct kobj_attribute available_strategies_attr =
+	__ATTR_RO(available_strategies);
+static struct kobj_attribute cpu_attr = __ATTR_RO(cpu);
+static struct kobj_attribute backends_attr = __ATTR_RO(backends);
+
+static struct attribute *clearpage_root_attrs[] = {
+	&available_strategies_attr.attr,
+	&cpu_attr.attr,
+	&backends_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group clearpage_root_group = {
+	.attrs = clearpage_root_attrs,
+};
+
+static struct clearpage_node *to_node(struct kobject *kobj)
+{
+	return container_of(kobj, struct clearpage_node, kobj);
+}
+
+/* "0" or "1", optionally followed by one newline. */
+static int clearpage_parse_bool(const char *buf, size_t count, bool *value)
+{
+	if (count && buf[count - 1] == '\n')
+		count--;
+	if (count != 1 || (buf[0] != '0' && buf[0] != '1'))
+		return -EINVAL;
+	*value = buf[0] == '1';
+	return 0;
+}
+
+static ssize_t strategy_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	int current_strategy = READ_ONCE(to_node(kobj)->strategy);
+	int strategy, len = 0;
+
+	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
+		const char *name = clearpage_strategy_names[strategy];
+
+		if (!clearpage_strategy_usable(strategy))
+			continue;
+		len += sysfs_emit_at(buf, len, strategy == current_strategy ?
+					       "%s[%s]" : "%s%s",
+				     len ? " " : "", name);
+	}
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+static ssize_t strategy_store(struct kobject *kobj, struct kobj_attribute *attr,
+			      const char *buf, size_t count)
+{
+	int strategy, err;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	strategy = clearpage_strategy_parse(buf, count);
+	if (strategy < 0)
+		return strategy;
+	err = clearpage_node_set_strategy(to_node(kobj), strategy,
+					  CLEARPAGE_SOURCE_ADMIN);
+	return err ? err : count;
+}
+
+static ssize_t pinned_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(to_node(kobj)->pinned));
+}
+
+static ssize_t pinned_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	bool pinned;
+	int err;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	err = clearpage_parse_bool(buf, count, &pinned);
+	if (err)
+		return err;
+	err = clearpage_node_set_pinned(to_node(kobj), pinned,
+					CLEARPAGE_SOURCE_ADMIN);
+	return err ? err : count;
+}
+
+static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	struct clearpage_node_stats sum;
+	int strategy, bucket, len = 0;
+
+	clearpage_node_stats_sum(to_node(kobj), &sum);
+	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
+		const char *name = clearpage_strategy_names[strategy];
+
+		if (!clearpage_strategy_usable(strategy))
+			continue;
+		len += sysfs_emit_at(buf, len, "pages_4k_%s %llu\n", name,
+				     sum.pages_4k[strategy]);
+		len += sysfs_emit_at(buf, len, "pages_huge_%s %llu\n", name,
+				     sum.pages_huge[strategy]);
+		len += sysfs_emit_at(buf, len, "samples_%s %llu\n", name,
+				     sum.samples[strategy]);
+		len += sysfs_emit_at(buf, len, "sample_ns_%s %llu\n", name,
+				     sum.sample_ns[strategy]);
+	}
+	len += sysfs_emit_at(buf, len, "pages_huge_prezeroed %llu\n",
+			     sum.pages_huge_prezeroed);
+	for (bucket = 0; bucket < CLEARPAGE_LATENCY_BUCKETS - 1; bucket++)
+		len += sysfs_emit_at(buf, len, "latency_ns_%llu %llu\n",
+				     1ULL << (CLEARPAGE_LATENCY_FIRST_SHIFT +
+					      bucket),
+				     sum.latency[bucket]);
+	len += sysfs_emit_at(buf, len, "latency_ns_inf %llu\n",
+			     sum.latency[CLEARPAGE_LATENCY_BUCKETS - 1]);
+	return len;
+}
+
+static ssize_t calibration_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	struct clearpage_node *node = to_node(kobj);
+	int strategy, len = 0;
+
+	mutex_lock(&node->calibration_lock);
+	for (strategy = 1; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
+		if (!clearpage_strategy_usable(strategy))
+			continue;
+		len += sysfs_emit_at(buf, len, "%s %u %u\n",
+				     clearpage_strategy_names[strategy],
+				     node->calibration[strategy].hot_ns,
+				     node->calibration[strategy].cold_ns);
+	}
+	mutex_unlock(&node->calibration_lock);
+	return len;
+}
+
+static ssize_t calibrate_store(struct kobject *kobj,
+			       struct kobj_attribute *attr, const char *buf,
+			       size_t count)
+{
+	bool value;
+	int err;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	err = clearpage_parse_bool(buf, count, &value);
+	if (err || !value)
+		return -EINVAL;
+	err = clearpage_calibrate(to_node(kobj));
+	return err ? err : count;
+}
+
+static struct kobj_attribute strategy_attr = __ATTR_RW_MODE(strategy, 0644);
+static struct kobj_attribute pinned_attr = __ATTR_RW_MODE(pinned, 0644);
+static struct kobj_attribute stats_attr = __ATTR_RO(stats);
+static struct kobj_attribute calibration_attr = __ATTR_RO(calibration);
+static struct kobj_attribute calibrate_attr = __ATTR_WO(calibrate);
+
+static struct attribute *clearpage_node_attrs[] = {
+	&strategy_attr.attr,
+	&pinned_attr.attr,
+	&stats_attr.attr,
+	&calibration_attr.attr,
+	&calibrate_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(clearpage_node);
+
+const struct kobj_type clearpage_node_ktype = {
+	.sysfs_ops = &kobj_sysfs_ops,
+	.release = clearpage_node_release,
+	.default_groups = clearpage_node_groups,
+};
+
+int clearpage_sysfs_create(void)
+{
+	int err;
+
+	clearpage_kobj = kobject_create_and_add("clearpage", kernel_kobj);
+	if (!clearpage_kobj)
+		return -ENOMEM;
+	err = sysfs_create_group(clearpage_kobj, &clearpage_root_group);
+	if (err) {
+		kobject_put(clearpage_kobj);
+		clearpage_kobj = NULL;
+	}
+	return err;
+}
+
+int clearpage_sysfs_add_node(struct clearpage_node *node)
+{
+	return kobject_init_and_add(&node->kobj, &clearpage_node_ktype,
+				    clearpage_kobj, "node%d", node->nid);
+}
+
+/*
+ * Remove every file and wait for running show/store calls to finish; the
+ * nodes themselves stay allocated until clearpage_nodes_destroy().
+ */
+void clearpage_sysfs_remove(void)
+{
+	struct clearpage_node *node;
+	int nid;
+
+	for_each_clearpage_node(node, nid)
+		kobject_del(&node->kobj);
+	if (clearpage_kobj) {
+		sysfs_remove_group(clearpage_kobj, &clearpage_root_group);
+		kobject_put(clearpage_kobj);
+		clearpage_kobj = NULL;
+	}
+}

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cptest: the workload and checker run inside the test VM.
+ *
+ *   cptest fault [--kind 4k|thp|hugetlb] [--node N] [--mb M]
+ *                [--rounds R | --seconds S] [--dirty] [--dontneed] [--fork]
+ *       Fault M MiB of private anonymous memory of the given kind on node N,
+ *       round after round, and check that every byte of every page reads
+ *       zero. --dirty first fills as much memory of the same kind with a
+ *       non-zero pattern and frees it, so recycled pages carry garbage and a
+ *       missed clear shows. --dontneed drops the pages with MADV_DONTNEED and
+ *       faults them again. --fork faults in a forked child as well.
+ *       Prints "pages=<base pages checked> nonzero=<bytes not zero>"; exits 0
+ *       only when every byte was zero, 1 on a non-zero byte, 2 on a setup
+ *       error.
+ *
+ *   cptest flip --nodes 0,1 --strategies a,b,... [--interval-ms N]
+ *               [--seconds S] [--root DIR]
+ *       Write strategies to DIR/nodeN/strategy in turn every N ms. Writes
+ *       that fail because the module is being reloaded are counted, not
+ *       fatal. Prints "flips=<ok> failed=<failed>".
+ *
+ *   cptest write FILE [--data STRING | --repeat N] [--uid UID]
+ *                --expect ok|ERRNO_NAME
+ *       Write STRING (\n and \0 escapes allowed) or N bytes of 'a' to FILE in
+ *       one write(2), optionally after dropping to UID, and exit 0 only when
+ *       the result is the expected one.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#ifndef MAP_HUGETLB
+#define MAP_HUGETLB 0x40000
+#endif
+#define MPOL_BIND 2
+
+#define PAGE_SIZE_4K 4096UL
+#define HUGE_SIZE (2UL << 20)
+
+enum kind { KIND_4K, KIND_THP, KIND_HUGETLB };
+
+struct fault_options {
+	enum kind kind;
+	int node;
+	unsigned long bytes;
+	long rounds;
+	long seconds;
+	int dirty;
+	int dontneed;
+	int fork;
+};
+
+struct tally {
+	unsigned long pages;
+	unsigned long nonzero;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int bind_to_node(int node)
+{
+	unsigned long mask[16] = { 0 };
+
+	if (node < 0)
+		return 0;
+	mask[node / 64] = 1UL << (node % 64);
+	if (syscall(SYS_set_mempolicy, MPOL_BIND, mask, 16 * 64) < 0) {
+		fprintf(stderr, "cptest: set_mempolicy(node %d): %s\n", node,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Map @bytes of the kind, aligned for huge pages; NULL on failure. */
+static void *map_kind(enum kind kind, unsigned long bytes)
+{
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+	char *raw, *aligned;
+
+	if (kind == KIND_HUGETLB) {
+		raw = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			   flags | MAP_HUGETLB, -1, 0);
+		return raw == MAP_FAILED ? NULL : raw;
+	}
+	raw = mmap(NULL, bytes + HUGE_SIZE, PROT_READ | PROT_WRITE, flags, -1,
+		   0);
+	if (raw == MAP_FAILED)
+		return NULL;
+	aligned = (char *)(((uintptr_t)raw + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1));
+	if (aligned > raw)
+		munmap(raw, aligned - raw);
+	munmap(aligned + bytes, raw + HUGE_SIZE - aligned);
+	madvise(aligned, bytes,
+		kind == KIND_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	return aligned;
+}
+
+static int populate(void *p, unsigned long bytes)
+{
+	if (madvise(p, bytes, MADV_POPULATE_WRITE) < 0) {
+		fprintf(stderr, "cptest: MADV_POPULATE_WRITE: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Count the bytes of one 4 KiB page that are not zero. */
+static unsigned long page_nonzero_bytes(const unsigned char *page)
+{
+	const uint64_t *word = (const uint64_t *)page;
+	uint64_t any = 0;
+	unsigned long i, count = 0;
+
+	for (i = 0; i < PAGE_SIZE_4K / 8; i++)
+		any |= word[i];
+	if (!any)
+		return 0;
+	for (i = 0; i < PAGE_SIZE_4K; i++)
+		count += page[i] != 0;
+	return count;
+}
+
+static void check_range(const char *what, unsigned char *p,
+			unsigned long bytes, struct tally *tally)
+{
+	unsigned long offset, bad;
+
+	for (offset = 0; offset < bytes; offset += PAGE_SIZE_4K) {
+		bad = page_nonzero_bytes(p + offset);
+		tally->pages++;
+		if (!bad)
+			continue;
+		if (!tally->nonzero)
+			fprintf(stderr,
+				"cptest: %s: page at offset %lu has %lu non-zero bytes (first word %#llx)\n",
+				what, offset, bad,
+				(unsigned long long)*(uint64_t *)(p + offset));
+		tally->nonzero += bad;
+	}
+}
+
+/* Fill memory of the kind with a pattern and free it again. */
+static int dirty_memory(enum kind kind, unsigned long bytes)
+{
+	unsigned long offset;
+	char *p = map_kind(kind, bytes);
+
+	if (!p)
+		return -1;
+	for (offset = 0; offset < bytes; offset += 8)
+		*(uint64_t *)(p + offset) = 0xa5a5a5a5a5a5a5a5ULL ^ offset;
+	munmap(p, bytes);
+	return 0;
+}
+
+static int fault_and_check(const struct fault_options *o, struct tally *tally)
+{
+	unsigned char *p = map_kind(o->kind, o->bytes);
+	pid_t child = -1;
+	int status, rc = 0;
+
+	if (!p) {
+		fprintf(stderr, "cptest: mmap %lu bytes: %s\n", o->bytes,
+			strerror(errno));
+		return -1;
+	}
+	if (o->fork) {
+		child = fork();
+		if (child == 0) {
+			struct tally mine = { 0 };
+
+			if (populate(p, o->bytes))
+				_exit(2);
+			check_range("child", p, o->bytes, &mine);
+			_exit(mine.nonzero ? 1 : 0);
+		}
+		if (child < 0) {
+			perror("cptest: fork");
+			rc = -1;
+		}
+	}
+	if (!rc && populate(p, o->bytes) == 0)
+		check_range("fault", p, o->bytes, tally);
+	else
+		rc = -1;
+	if (!rc && o->dontneed) {
+		madvise(p, o->bytes, MADV_DONTNEED);
+		if (populate(p, o->bytes) == 0)
+			check_range("refault", p, o->bytes, tally);
+		else
+			rc = -1;
+	}
+	if (child > 0) {
+		waitpid(child, &status, 0);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) == 2)
+			rc = -1;
+		else if (WEXITSTATUS(status) == 1)
+			tally->nonzero++;	/* the child reported the bytes */
+		tally->pages += o->bytes / PAGE_SIZE_4K;
+	}
+	munmap(p, o->bytes);
+	return rc;
+}
+
+static int parse_kind(const char *s, enum kind *kind)
+{
+	if (!strcmp(s, "4k"))
+		*kind = KIND_4K;
+	else if (!strcmp(s, "thp"))
+		*kind = KIND_THP;
+	else if (!strcmp(s, "hugetlb"))
+		*kind = KIND_HUGETLB;
+	else
+		return -1;
+	return 0;
+}
+
+static const char *kind_name(enum kind kind)
+{
+	return kind == KIND_4K ? "4k" : kind == KIND_THP ? "thp" : "hugetlb";
+}
+
+static int cmd_fault(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "kind", required_argument, NULL, 'k' },
+		{ "node", required_argument, NULL, 'n' },
+		{ "mb", required_argument, NULL, 'm' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "dirty", no_argument, NULL, 'd' },
+		{ "dontneed", no_argument, NULL, 'D' },
+		{ "fork", no_argument, NULL, 'f' },
+		{ 0 }
+	};
+	struct fault_options o = { .kind = KIND_4K, .node = -1,
+				   .bytes = 16UL << 20, .rounds = 1 };
+	struct tally tally = { 0 };
+	double deadline;
+	long round;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			if (parse_kind(optarg, &o.kind)) {
+				fprintf(stderr, "cptest: unknown kind %s\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'n':
+			o.node = atoi(optarg);
+			break;
+		case 'm':
+			o.bytes = strtoul(optarg, NULL, 0) << 20;
+			break;
+		case 'r':
+			o.rounds = atol(optarg);
+			break;
+		case 's':
+			o.seconds = atol(optarg);
+			break;
+		case 'd':
+			o.dirty = 1;
+			break;
+		case 'D':
+			o.dontneed = 1;
+			break;
+		case 'f':
+			o.fork = 1;
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (!o.bytes || o.bytes % HUGE_SIZE || o.node >= 1024) {
+		fprintf(stderr, "cptest: --mb must be a positive even number\n");
+		return 2;
+	}
+	if (bind_to_node(o.node))
+		return 2;
+
+	deadline = now() + o.seconds;
+	for (round = 0; o.seconds ? now() < deadline : round < o.rounds;
+	     round++) {
+		if (o.dirty && dirty_memory(o.kind, o.bytes)) {
+			fprintf(stderr, "cptest: dirty: mmap: %s\n",
+				strerror(errno));
+			return 2;
+		}
+		if (fault_and_check(&o, &tally))
+			return 2;
+	}
+	printf("fault kind=%s node=%d rounds=%ld pages=%lu nonzero=%lu\n",
+	       kind_name(o.kind), o.node, round, tally.pages, tally.nonzero);
+	return tally.nonzero ? 1 : 0;
+}
+
+static int split_list(char *s, char **items, int max)
+{
+	int n = 0;
+	char *save, *tok;
+
+	for (tok = strtok_r(s, ",", &save); tok && n < max;
+	     tok = strtok_r(NULL, ",", &save))
+		items[n++] = tok;
+	return n;
+}
+
+static int write_file(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, data, len);
+	if (n < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+static int cmd_flip(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "nodes", required_argument, NULL, 'n' },
+		{ "strategies", required_argument, NULL, 's' },
+		{ "interval-ms", required_argument, NULL, 'i' },
+		{ "seconds", required_argument, NULL, 'S' },
+		{ "root", required_argument, NULL, 'r' },
+		{ 0 }
+	};
+	char *nodes[64], *strategies[16];
+	int nr_nodes = 0, nr_strategies = 0, interval_ms = 3, c, i = 0;
+	const char *root = "/sys/kernel/clearpage";
+	long seconds = 5, ok = 0, failed = 0;
+	double deadline;
+	char path[256];
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			nr_nodes = split_list(optarg, nodes, 64);
+			break;
+		case 's':
+			nr_strategies = split_list(optarg, strategies, 16);
+			break;
+		case 'i':
+			interval_ms = atoi(optarg);
+			break;
+		case 'S':
+			seconds = atol(optarg);
+			break;
+		case 'r':
+			root = optarg;
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (!nr_nodes || !nr_strategies) {
+		fprintf(stderr, "cptest flip: --nodes and --strategies needed\n");
+		return 2;
+	}
+	deadline = now() + seconds;
+	while (now() < deadline) {
+		const char *s = strategies[i % nr_strategies];
+
+		snprintf(path, sizeof(path), "%s/node%s/strategy", root,
+			 nodes[i % nr_nodes]);
+		if (write_file(path, s, strlen(s)))
+			failed++;
+		else
+			ok++;
+		i++;
+		usleep(interval_ms * 1000);
+	}
+	printf("flips=%ld failed=%ld\n", ok, failed);
+	return 0;
+}
+
+/* Decode \n, \t, \0 and \\ in place; returns the decoded length. */
+static size_t unescape(char *s)
+{
+	char *in = s, *out = s;
+
+	while (*in) {
+		if (in[0] == '\\' && in[1]) {
+			in++;
+			*out++ = *in == 'n' ? '\n' : *in == 't' ? '\t' :
+				 *in == '0' ? '\0' : *in;
+			in++;
+		} else {
+			*out++ = *in++;
+		}
+	}
+	return out - s;
+}
+
+static int cmd_write(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "data", required_argument, NULL, 'd' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ 0 }
+	};
+	const char *expect = NULL, *path, *got;
+	char *data = NULL;
+	size_t len = 0;
+	int c, err, uid = -1;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			data = strdup(optarg);
+			len = unescape(data);
+			break;
+		case 'r':
+			len = strtoul(optarg, NULL, 0);
+			data = malloc(len + 1);
+			if (!data)
+				return 2;
+			memset(data, 'a', len);
+			break;
+		case 'u':
+			uid = atoi(optarg);
+			break;
+		case 'e':
+			expect = optarg;
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (optind >= argc || !expect || !data) {
+		fprintf(stderr, "cptest write: FILE, --expect and data needed\n");
+		return 2;
+	}
+	path = argv[optind];
+	if (uid >= 0 && (setgid(uid) || setuid(uid))) {
+		perror("cptest write: setuid");
+		return 2;
+	}
+	err = write_file(path, data, len);
+	got = err == 0 ? "ok" : strerrorname_np(-err);
+	printf("write %s (%zu bytes): %s\n", path, len, got ? got : "?");
+	return got && !strcmp(got, expect) ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: cptest fault|flip|write ...\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[1], "fault"))
+		return cmd_fault(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "flip"))
+		return cmd_flip(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "write"))
+		return cmd_write(argc - 1, argv + 1);
+	fprintf(stderr, "cptest: unknown command %s\n", argv[1]);
+	return 2;
+}

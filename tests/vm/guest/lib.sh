@@ -1,0 +1,53 @@
+# Helpers shared by the guest suites: record checks, load and unload the
+# module, read sysfs.
+CP=/sys/kernel/clearpage
+passed=0
+failed=0
+skipped=0
+
+pass() { passed=$((passed + 1)); echo "PASS: $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
+info() { echo "INFO: $*"; }
+
+# check NAME COMMAND...: pass when the command succeeds.
+check() {
+	name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+summary() {
+	echo "CPVM-SUMMARY: $passed passed, $failed failed, $skipped skipped"
+	echo "CPVM-END"
+}
+
+load_module() {
+	insmod /modules/${1:-clearpage}.ko $2 || return 1
+	wait_livepatch
+}
+
+# Wait until the livepatch transition has finished (at most 60 s).
+wait_livepatch() {
+	i=0
+	while [ -f /sys/kernel/livepatch/clearpage/transition ] &&
+	      [ "$(cat /sys/kernel/livepatch/clearpage/transition)" = 1 ]; do
+		i=$((i + 1))
+		[ $i -gt 600 ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+nodes() { for d in $CP/node*; do echo "${d##*/node}"; done; }
+strategies() { cat $CP/available_strategies; }
+
+# current_strategy NODE: the bracketed name in nodeN/strategy.
+current_strategy() {
+	sed -n 's/.*\[\([a-z_]*\)\].*/\1/p' $CP/node$1/strategy
+}
+
+# stat_value NODE KEY
+stat_value() { awk -v k="$2" '$1 == k { print $2 }' $CP/node$1/stats; }
+
+set_all() { for n in $(nodes); do echo "$1" > $CP/node$n/strategy || return 1; done; }

@@ -1,0 +1,25 @@
+# Smoke: the module loads, shows its knob, and pages faulted through each
+# strategy read as zero. This is what README's main command shows.
+if ! load_module clearpage; then
+	fail "insmod clearpage.ko"
+	return 0
+fi
+pass "clearpage.ko loaded"
+info "available_strategies: $(strategies)"
+info "cpu: $(cat $CP/cpu)"
+cat $CP/backends | while read -r line; do info "backend: $line"; done
+for n in $(nodes); do
+	info "node$n/strategy: $(cat $CP/node$n/strategy)"
+	cat $CP/node$n/calibration | while read -r line; do info "node$n calibration: $line"; done
+done
+for s in $(strategies); do
+	set_all "$s"
+	for n in $(nodes); do
+		for kind in 4k thp; do
+			out=$(cptest fault --kind $kind --node $n --mb 8 --dirty 2>&1)
+			check "$s node$n $kind: $out" test $? -eq 0
+		done
+	done
+done
+cat $CP/backends | while read -r line; do info "backend: $line"; done
+check "clearpage-unload" clearpage-unload

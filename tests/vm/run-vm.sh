@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a Debian kernel under QEMU with two NUMA nodes and a busybox initramfs
+# that holds clearpage.ko, the test tool and the guest scripts, run one guest
+# suite, and judge the serial log.
+#
+#   tests/vm/run-vm.sh --kernel VERSION --suite NAME --module KO --cptest BIN
+#                      [--module-broken KO] [--append "ARGS"] [--log FILE]
+#                      [--timeout SECONDS]
+#
+# Passes only when the guest reached its end marker, reported no failed
+# check, and the kernel log holds no WARN, BUG, Oops, lockdep splat or panic.
+# TCG by default; CLEARPAGE_VM_KVM=1 opts into KVM (nested KVM can hang in
+# early boot on some hosts).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+kernel="" suite="" module="" module_broken="" cptest="" append="" log=""
+timeout=1200
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift 2 ;;
+	--suite) suite=$2; shift 2 ;;
+	--module) module=$2; shift 2 ;;
+	--module-broken) module_broken=$2; shift 2 ;;
+	--cptest) cptest=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--log) log=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	*) echo "run-vm.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+for need in kernel suite module cptest; do
+	if [ -z "${!need}" ]; then
+		echo "run-vm.sh: --$need is required" >&2
+		exit 2
+	fi
+done
+vmlinuz=/boot/vmlinuz-$kernel
+[ -r "$vmlinuz" ] || { echo "run-vm.sh: $vmlinuz not found (install linux-image-$kernel)" >&2; exit 2; }
+busybox=$(command -v busybox || true)
+[ -n "$busybox" ] && file -L "$busybox" 2>/dev/null | grep -q static ||
+	busybox=/bin/busybox
+qemu=$(command -v qemu-system-x86_64) || { echo "run-vm.sh: qemu-system-x86_64 not found (apt-get install qemu-system-x86)" >&2; exit 2; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+root=$work/root
+mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,tests,modules}
+cp "$busybox" "$root/bin/busybox"
+cp "$here/guest/init" "$root/init"
+cp "$here"/guest/*.sh "$root/tests/"
+cp "$cptest" "$root/bin/cptest"
+cp "$top/kmod/clearpage-unload" "$root/bin/clearpage-unload"
+cp "$module" "$root/modules/clearpage.ko"
+[ -z "$module_broken" ] || cp "$module_broken" "$root/modules/clearpage-broken.ko"
+chmod +x "$root/init" "$root"/tests/*.sh "$root/bin/"*
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz"
+
+accel="-accel tcg,thread=multi"
+[ "${CLEARPAGE_VM_KVM:-0}" = 1 ] && accel="-accel kvm"
+[ -n "$log" ] || log=$work/console.log
+
+set +e
+timeout --foreground -k 10 "$timeout" "$qemu" $accel -cpu max -m 1G \
+	-smp 2,sockets=2,cores=1,threads=1 \
+	-object memory-backend-ram,id=m0,size=512M \
+	-numa node,nodeid=0,cpus=0,memdev=m0 \
+	-object memory-backend-ram,id=m1,size=512M \
+	-numa node,nodeid=1,cpus=1,memdev=m1 \
+	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
+	-append "console=ttyS0 panic=-1 panic_on_warn=1 oops=panic loglevel=4 cpvm_suite=$suite $append" \
+	-nographic -no-reboot -monitor none -serial stdio </dev/null >"$log" 2>&1
+qemu_rc=$?
+set -e
+
+tr -d '\r' <"$log" >"$log.clean" && mv "$log.clean" "$log"
+grep -E '^(PASS|FAIL|SKIP|INFO)' "$log" || true
+status=0
+if grep -nE 'WARNING:|BUG:|Oops|Kernel panic|general protection|Call Trace|possible circular locking|INFO: task .* blocked|UBSAN|KASAN' "$log"; then
+	echo "run-vm.sh: $kernel/$suite: the kernel log shows a warning, bug or panic (see above)" >&2
+	status=1
+fi
+if ! grep -q '^CPVM-END' "$log"; then
+	echo "run-vm.sh: $kernel/$suite: the guest did not finish (qemu exit $qemu_rc); last lines:" >&2
+	tail -n 30 "$log" >&2
+	status=1
+fi
+summary=$(grep -E '^CPVM-SUMMARY' "$log" | tail -n 1 || true)
+echo "$kernel/$suite: ${summary#CPVM-SUMMARY: }"
+if [ -z "$summary" ] || ! echo "$summary" | grep -q ' 0 failed'; then
+	status=1
+fi
+exit $status
