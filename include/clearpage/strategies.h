@@ -34,7 +34,7 @@ static inline void clearpage_cpuid(unsigned int leaf, unsigned int subleaf,
 				   unsigned int *a, unsigned int *b,
 				   unsigned int *c, unsigned int *d)
 {
-	asm volatile("cpuid"
+	__asm__ __volatile__("cpuid"
 		     : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
 		     : "a"(leaf), "c"(subleaf));
 }
@@ -102,7 +102,7 @@ static inline void clearpage_rep_stosb(void *page)
 {
 	unsigned long count = CLEARPAGE_PAGE_SIZE;
 
-	asm volatile("rep stosb"
+	__asm__ __volatile__("rep stosb"
 		     : "+c"(count), "+D"(page)
 		     : "a"(0)
 		     : "memory");
@@ -112,7 +112,7 @@ static inline void clearpage_rep_stosq(void *page)
 {
 	unsigned long count = CLEARPAGE_PAGE_SIZE / 8;
 
-	asm volatile("rep stosq"
+	__asm__ __volatile__("rep stosq"
 		     : "+c"(count), "+D"(page)
 		     : "a"(0UL)
 		     : "memory");
@@ -122,7 +122,7 @@ static inline void clearpage_movq(void *page)
 {
 	unsigned long lines = CLEARPAGE_PAGE_SIZE / CLEARPAGE_LINE_SIZE;
 
-	asm volatile("1:\n\t"
+	__asm__ __volatile__("1:\n\t"
 		     "movq %2, 0x00(%0)\n\t"
 		     "movq %2, 0x08(%0)\n\t"
 		     "movq %2, 0x10(%0)\n\t"
@@ -143,7 +143,7 @@ static inline void clearpage_movnti(void *page)
 {
 	unsigned long lines = CLEARPAGE_PAGE_SIZE / CLEARPAGE_LINE_SIZE;
 
-	asm volatile("1:\n\t"
+	__asm__ __volatile__("1:\n\t"
 		     "movnti %2, 0x00(%0)\n\t"
 		     "movnti %2, 0x08(%0)\n\t"
 		     "movnti %2, 0x10(%0)\n\t"
@@ -169,8 +169,8 @@ static inline void clearpage_clzero(void *page, unsigned long line_size)
 
 	for (; p < end; p += line_size)
 		/* clzero (%rax); spelled as bytes for older assemblers. */
-		asm volatile(".byte 0x0f, 0x01, 0xfc" : : "a"(p) : "memory");
-	asm volatile("sfence" : : : "memory");
+		__asm__ __volatile__(".byte 0x0f, 0x01, 0xfc" : : "a"(p) : "memory");
+	__asm__ __volatile__("sfence" : : : "memory");
 }
 
 #endif /* _CLEARPAGE_STRATEGIES_H */

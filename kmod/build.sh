@@ -1,0 +1,17 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Build clearpage.ko out of tree with Kbuild, in a directory of its own.
+#   kmod/build.sh SOURCE_TOP OUTPUT_DIR KERNEL_BUILD_DIR [EXTRA_CFLAGS]
+# The sources and shared headers are copied next to each other (the layout
+# a DKMS tree has), so several kernels can be built from one checkout.
+set -eu
+top=$1 out=$2 kdir=$3 extra=${4:-}
+
+if [ ! -f "$kdir/Makefile" ]; then
+	echo "kmod/build.sh: no kernel build tree at $kdir (install linux-headers-<version>)" >&2
+	exit 1
+fi
+mkdir -p "$out/include"
+cp -p "$top"/kmod/*.c "$top"/kmod/*.h "$top/kmod/Kbuild" "$out/"
+cp -pR "$top/include/." "$out/include/"
+make -s -C "$kdir" M="$out" KCFLAGS="-Werror $extra" modules

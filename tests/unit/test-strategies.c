@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The shared strategy routines, run in user space on the real CPU: each
+ * zeroes exactly one 4 KiB page and never touches a byte outside it, at
+ * every position the kernel clears (the base pages of a 2 MiB huge page,
+ * page-aligned addresses of every alignment up to 2 MiB). CPU detection is
+ * checked against /proc/cpuinfo.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <clearpage/strategies.h>
+
+static const char *const names[] = CLEARPAGE_STRATEGY_NAMES;
+static int passed, failed, skipped;
+
+#define HUGE_SIZE (2UL << 20)
+#define GUARD 0xcc
+
+static void report(int ok, const char *fmt, const char *a, const char *b)
+{
+	printf("%s: ", ok ? "PASS" : "FAIL");
+	printf(fmt, a, b);
+	printf("\n");
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+static void run_strategy(const struct clearpage_cpu *cpu, int strategy,
+			 void *page)
+{
+	switch (strategy) {
+	case CLEARPAGE_STRATEGY_KERNEL:
+		memset(page, 0, CLEARPAGE_PAGE_SIZE);
+		break;
+	case CLEARPAGE_STRATEGY_REP_STOSB:
+		clearpage_rep_stosb(page);
+		break;
+	case CLEARPAGE_STRATEGY_REP_STOSQ:
+		clearpage_rep_stosq(page);
+		break;
+	case CLEARPAGE_STRATEGY_MOVQ:
+		clearpage_movq(page);
+		break;
+	case CLEARPAGE_STRATEGY_MOVNTI:
+		clearpage_movnti(page);
+		break;
+	case CLEARPAGE_STRATEGY_CLZERO:
+		clearpage_clzero(page, cpu->clzero_size);
+		break;
+	}
+}
+
+/*
+ * Clear the page at @offset of a guarded area; return the number of bytes
+ * that are wrong: non-zero inside the page or changed outside it.
+ */
+static unsigned long clear_and_count(const struct clearpage_cpu *cpu,
+				     int strategy, unsigned char *area,
+				     unsigned long area_size,
+				     unsigned long offset)
+{
+	unsigned long i, wrong = 0;
+
+	memset(area, GUARD, area_size);
+	run_strategy(cpu, strategy, area + offset);
+	for (i = 0; i < area_size; i++) {
+		int inside = i >= offset && i < offset + CLEARPAGE_PAGE_SIZE;
+
+		wrong += inside ? area[i] != 0 : area[i] != GUARD;
+	}
+	return wrong;
+}
+
+static void test_strategy(const struct clearpage_cpu *cpu, int strategy,
+			  unsigned char *area, unsigned long area_size)
+{
+	/* Subpages of the huge page at area + HUGE_SIZE, and guard pages. */
+	static const unsigned long subpages[] = { 0, 1, 2, 255, 256, 510, 511 };
+	/* Page-aligned addresses of increasing alignment. */
+	static const unsigned long aligned[] = {
+		HUGE_SIZE + 4096, HUGE_SIZE + 8192, HUGE_SIZE + 65536,
+		HUGE_SIZE + 1048576, HUGE_SIZE,
+	};
+	unsigned long wrong = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(subpages) / sizeof(subpages[0]); i++)
+		wrong += clear_and_count(cpu, strategy, area, area_size,
+					 HUGE_SIZE + subpages[i] * 4096);
+	for (i = 0; i < sizeof(aligned) / sizeof(aligned[0]); i++)
+		wrong += clear_and_count(cpu, strategy, area, area_size,
+					 aligned[i]);
+	report(wrong == 0, "%s zeroes exactly its page at every position%s",
+	       names[strategy], wrong ? " (bytes wrong)" : "");
+}
+
+/* Whether /proc/cpuinfo lists @flag for the first CPU; -1 if unreadable. */
+static int cpuinfo_has(const char *flag)
+{
+	char line[8192], word[64];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p;
+		int n;
+
+		if (strncmp(line, "flags", 5))
+			continue;
+		found = 0;
+		for (p = strchr(line, ':'); p && sscanf(p + 1, "%63s%n", word, &n) == 1; p += n)
+			if (!strcmp(word, flag))
+				found = 1;
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+static void test_detection(const struct clearpage_cpu *cpu)
+{
+	static const char *const flags[] = { "erms", "clzero" };
+	int i;
+
+	report(strlen(cpu->vendor) == 12 && cpu->family > 0,
+	       "cpu detected: vendor %s%s", cpu->vendor, "");
+	report(cpu->clzero_size >= 32 && cpu->clzero_size <= 4096 &&
+	       !(cpu->clzero_size & (cpu->clzero_size - 1)),
+	       "clzero size is a sane power of two%s%s", "", "");
+	for (i = 0; i < 2; i++) {
+		int listed = cpuinfo_has(flags[i]);
+		int detected = i == 0 ? cpu->has_erms : cpu->has_clzero;
+
+		if (listed < 0) {
+			printf("SKIP: %s detection: /proc/cpuinfo has no flags line\n",
+			       flags[i]);
+			skipped++;
+			continue;
+		}
+		report(listed == detected, "%s detection agrees with /proc/cpuinfo%s",
+		       flags[i], "");
+	}
+}
+
+int main(void)
+{
+	struct clearpage_cpu cpu;
+	unsigned long area_size = 3 * HUGE_SIZE;
+	unsigned char *raw, *area;
+	int strategy;
+
+	clearpage_cpu_detect(&cpu);
+	test_detection(&cpu);
+
+	raw = mmap(NULL, area_size + HUGE_SIZE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	/* The middle 2 MiB of the area is 2 MiB aligned, like a huge page. */
+	area = (unsigned char *)((((uintptr_t)raw + 2 * HUGE_SIZE - 1) &
+				  ~(HUGE_SIZE - 1)) - HUGE_SIZE);
+	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
+		if (!clearpage_strategy_available(&cpu, strategy)) {
+			printf("SKIP: %s: this CPU (%s family %u model %u) does not support it\n",
+			       names[strategy], cpu.vendor, cpu.family,
+			       cpu.model);
+			skipped++;
+			continue;
+		}
+		test_strategy(&cpu, strategy, area, area_size);
+	}
+	munmap(raw, area_size + HUGE_SIZE);
+	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,154 @@
+# The sysfs ABI of include/uapi/clearpage.h: names, modes, formats, strict
+# parsing of every writable file, privilege checks, module parameters, and
+# that the 4k probe is armed exactly while a node uses a strategy other than
+# kernel. Booted with init_on_alloc=0.
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+KPROBES=/sys/kernel/debug/kprobes/list
+
+probe_armed() { grep -q 'vma_alloc_folio' $KPROBES; }
+
+if ! load_module clearpage; then
+	fail "insmod clearpage.ko"
+	return 0
+fi
+pass "clearpage.ko loaded"
+check "livepatch registered and enabled" \
+	test "$(cat /sys/kernel/livepatch/clearpage/enabled 2>/dev/null)" = 1
+
+# Files and modes.
+for f in available_strategies:444 cpu:444 backends:444; do
+	check "mode of ${f%%:*} is ${f##*:}" test "$(stat -c %a $CP/${f%%:*})" = "${f##*:}"
+done
+expected_nodes=$(cat /sys/devices/system/node/has_memory)
+check "one nodeN directory per node with memory ($expected_nodes)" \
+	test "$(nodes | tr '\n' ' ')" = "0 1 " -a "$expected_nodes" = "0-1"
+for n in $(nodes); do
+	for f in strategy:644 pinned:644 stats:444 calibration:444 calibrate:200; do
+		check "mode of node$n/${f%%:*} is ${f##*:}" \
+			test "$(stat -c %a $CP/node$n/${f%%:*})" = "${f##*:}"
+	done
+done
+
+# Formats.
+avail=$(strategies)
+info "available_strategies: $avail"
+check "available_strategies starts with kernel" test "${avail%% *}" = kernel
+check "cpu format" sh -c "grep -Eq '^vendor=[A-Za-z]+ family=[0-9]+ model=[0-9]+ stepping=[0-9]+\$' $CP/cpu"
+check "backends has one line per backend" \
+	test "$(cut -d' ' -f1 $CP/backends | tr '\n' ' ')" = "huge 4k "
+check "strategy lists every available name, current in brackets" \
+	test "$(tr -d '[]' < $CP/node0/strategy)" = "$avail" -a "$(current_strategy 0)" = kernel
+check "pinned starts at 0" test "$(cat $CP/node0/pinned)" = 0
+for s in $avail; do
+	for key in pages_4k_$s pages_huge_$s samples_$s sample_ns_$s; do
+		check "stats has $key" sh -c "grep -Eq '^$key [0-9]+\$' $CP/node0/stats"
+	done
+done
+check "stats has pages_huge_prezeroed and latency buckets" \
+	sh -c "grep -q '^pages_huge_prezeroed ' $CP/node1/stats && test \$(grep -c '^latency_ns_' $CP/node1/stats) = 17"
+for n in $(nodes); do
+	for s in ${avail#kernel }; do
+		check "node$n calibration of $s: hot and cold > 0" \
+			awk -v s=$s '$1 == s && $2 > 0 && $3 > 0 { found = 1 } END { exit !found }' $CP/node$n/calibration
+	done
+	check "node$n calibration has no line for kernel" sh -c "! grep -q '^kernel ' $CP/node$n/calibration"
+done
+
+# kernel everywhere: nothing armed.
+check "all kernel: no kprobe armed" sh -c "! grep -q vma_alloc_folio $KPROBES"
+check "all kernel: backends say why" \
+	grep -q '^4k inactive: no strategy other than kernel selected' $CP/backends
+
+# Valid writes select and pin.
+for s in $avail; do
+	check "write '$s' selects it" sh -c "echo $s > $CP/node1/strategy && test \"\$(sed -n 's/.*\[\([a-z_]*\)\].*/\1/p' $CP/node1/strategy)\" = $s"
+	check "write '$s' without newline" cptest write $CP/node1/strategy --data "$s" --expect ok
+done
+check "an admin write pins the node" test "$(cat $CP/node1/pinned)" = 1
+echo movnti > $CP/node0/strategy
+check "a node on movnti arms the 4k probe" probe_armed
+check "backends report both active" test "$(cat $CP/backends | tr '\n' ' ')" = "huge active 4k active "
+echo kernel > $CP/node0/strategy
+echo kernel > $CP/node1/strategy
+check "back to kernel everywhere disarms the 4k probe" sh -c "! grep -q vma_alloc_folio $KPROBES"
+
+# Bad input is refused and changes nothing.
+echo movq > $CP/node0/strategy
+echo 0 > $CP/node0/pinned
+before="$(cat $CP/node0/strategy) $(cat $CP/node0/pinned)"
+bad_strategy() {
+	check "strategy refuses $1" cptest write $CP/node0/strategy --data "$2" --expect EINVAL
+}
+bad_strategy "a lone newline" '\n'
+bad_strategy "an unknown name" 'foo'
+bad_strategy "wrong case MOVQ" 'MOVQ'
+bad_strategy "wrong case Kernel" 'Kernel'
+bad_strategy "trailing garbage" 'movq x'
+bad_strategy "a name with a suffix" 'movqq'
+bad_strategy "a prefix of a name" 'mov'
+bad_strategy "two newlines" 'movq\n\n'
+bad_strategy "a leading space" ' movq'
+bad_strategy "a trailing space" 'movq '
+bad_strategy "an embedded NUL" 'movq\0'
+bad_strategy "two names" 'movq movnti'
+if ! echo "$avail" | grep -qw clzero; then
+	bad_strategy "clzero on a CPU without it" 'clzero'
+fi
+check "strategy refuses a 5000-byte write" \
+	cptest write $CP/node0/strategy --repeat 5000 --expect EINVAL,E2BIG
+check "strategy: an empty write changes nothing" \
+	cptest write $CP/node0/strategy --data '' --expect ok,EINVAL
+for v in 2 01 yes '1 ' ' 1' '1\n\n' '\n' -1; do
+	check "pinned refuses '$v'" cptest write $CP/node0/pinned --data "$v" --expect EINVAL
+done
+for v in 0 2 yes '1 '; do
+	check "calibrate refuses '$v'" cptest write $CP/node0/calibrate --data "$v" --expect EINVAL
+done
+for f in strategy:movnti pinned:1 calibrate:1; do
+	check "non-root cannot write ${f%%:*}" \
+		cptest write $CP/node0/${f%%:*} --data "${f##*:}" --uid 65534 --expect EACCES
+done
+check "refused writes changed nothing" \
+	test "$(cat $CP/node0/strategy) $(cat $CP/node0/pinned)" = "$before"
+check "refused writes armed nothing new" sh -c "grep -q vma_alloc_folio $KPROBES"
+for f in available_strategies cpu backends; do
+	check "$f is read-only even for root" cptest write $CP/$f --data x --expect EACCES,EIO
+done
+
+# pinned and calibrate accept their values.
+check "pinned accepts 1" cptest write $CP/node0/pinned --data '1\n' --expect ok
+check "pinned reads 1" test "$(cat $CP/node0/pinned)" = 1
+check "pinned accepts 0" cptest write $CP/node0/pinned --data 0 --expect ok
+check "pinned reads 0" test "$(cat $CP/node0/pinned)" = 0
+check "calibrate accepts 1" cptest write $CP/node0/calibrate --data '1\n' --expect ok
+check "calibration after calibrate has every strategy" \
+	test "$(cut -d' ' -f1 $CP/node0/calibration | tr '\n' ' ')" = "${avail#kernel } "
+
+# Unload leaves the kernel as it was.
+check "clearpage-unload removes the module" clearpage-unload
+check "no livepatch left" test ! -e /sys/kernel/livepatch/clearpage
+check "no sysfs tree left" test ! -e $CP
+check "no kprobe left" sh -c "! grep -q vma_alloc_folio $KPROBES"
+check "clearpage-unload when not loaded is harmless" clearpage-unload
+
+# Module parameters.
+check "default_strategy=movq loads" load_module clearpage default_strategy=movq
+check "default_strategy applies to every node, unpinned" \
+	test "$(current_strategy 0) $(current_strategy 1) $(cat $CP/node0/pinned)" = "movq movq 0"
+check "default_strategy=movq arms the 4k probe at load" probe_armed
+check "sample_shift can be changed at run time" sh -c 'echo 0 > /sys/module/clearpage/parameters/sample_shift'
+check "sample_shift refuses 21" sh -c '! echo 21 > /sys/module/clearpage/parameters/sample_shift 2>/dev/null'
+check "sample_shift kept 0" test "$(cat /sys/module/clearpage/parameters/sample_shift)" = 0
+# Every page cleared from now on is timed: counts grow in step.
+samples0=$(stat_value 0 samples_movq)
+pages0=$(( $(stat_value 0 pages_4k_movq) + $(stat_value 0 pages_huge_movq) ))
+cptest fault --kind 4k --node 0 --mb 4 >/dev/null
+samples1=$(stat_value 0 samples_movq)
+pages1=$(( $(stat_value 0 pages_4k_movq) + $(stat_value 0 pages_huge_movq) ))
+info "sample_shift=0: samples +$((samples1 - samples0)), pages +$((pages1 - pages0))"
+check "sample_shift=0 samples every clear" \
+	test $((samples1 - samples0)) -eq $((pages1 - pages0)) -a $((pages1 - pages0)) -ge 1024
+check "clearpage-unload" clearpage-unload
+check "default_strategy=bogus is refused" sh -c '! insmod /modules/clearpage.ko default_strategy=bogus 2>/dev/null'
+check "sample_shift=21 is refused" sh -c '! insmod /modules/clearpage.ko sample_shift=21 2>/dev/null'
+check "nothing left after refused loads" test ! -e $CP -a ! -e /sys/kernel/livepatch/clearpage
