@@ -13,8 +13,9 @@
  *           preemption disabled); wait until every stripped request has been
  *           cleared; only then unregister.
  *
- * Armed only while some node uses a strategy other than kernel, and never with
- * init_on_alloc=1, where the allocator zeroes every page anyway.
+ * Armed only while some node uses a strategy other than kernel, never with
+ * init_on_alloc=1, where the allocator zeroes every page anyway, and never
+ * during a transition of the huge backend's livepatch (see backend_huge.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -121,7 +122,7 @@ static void probe_4k_disarm(void)
 void clearpage_4k_update(void)
 {
 	bool wanted = clearpage_any_node_intercepted() &&
-		      !want_init_on_alloc(0);
+		      !want_init_on_alloc(0) && clearpage_huge_settled();
 
 	lockdep_assert_held(&clearpage_lock);
 	if (wanted && !probe_4k_registered)
@@ -148,6 +149,9 @@ int clearpage_4k_describe(char *buf, int at)
 	if (!clearpage_any_node_intercepted())
 		return sysfs_emit_at(buf, at,
 				     "4k inactive: no strategy other than kernel selected\n");
+	if (!clearpage_huge_settled())
+		return sysfs_emit_at(buf, at,
+				     "4k inactive: waiting for the livepatch transition to finish\n");
 	return sysfs_emit_at(buf, at,
 			     "4k inactive: kretprobe on %s failed (error %d)\n",
 			     CLEARPAGE_ALLOC_SYMBOL, probe_4k_error);

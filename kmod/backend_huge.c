@@ -24,6 +24,8 @@
 #include "compat.h"
 
 static int huge_enable_error;
+/* The patch is fully applied: no livepatch transition of ours is running. */
+static bool huge_patched;
 
 /* True when the page allocator zeroes every page it hands out. */
 static bool allocator_zeroes_pages(void)
@@ -109,10 +111,38 @@ static struct klp_func clearpage_huge_funcs[] = {
 	{}
 };
 
+/*
+ * The 4k backend's kretprobe must not be armed while a livepatch transition
+ * walks task stacks: on 6.1, a preempted task inside the probed function has
+ * a rethook return address that the reliable unwinder WARNs about
+ * (rethook_find_ret_addr(), fixed upstream in later kernels). So it is armed
+ * only once the patch is fully applied, and disarmed and drained before the
+ * unpatch transition starts.
+ */
+static void huge_post_patch(struct klp_object *obj)
+{
+	mutex_lock(&clearpage_lock);
+	huge_patched = true;
+	clearpage_4k_update();
+	mutex_unlock(&clearpage_lock);
+}
+
+static void huge_pre_unpatch(struct klp_object *obj)
+{
+	mutex_lock(&clearpage_lock);
+	huge_patched = false;
+	clearpage_4k_update();
+	mutex_unlock(&clearpage_lock);
+}
+
 static struct klp_object clearpage_huge_objs[] = {
 	{
 		/* name NULL: vmlinux */
 		.funcs = clearpage_huge_funcs,
+		.callbacks = {
+			.post_patch = huge_post_patch,
+			.pre_unpatch = huge_pre_unpatch,
+		},
 	},
 	{}
 };
@@ -135,6 +165,13 @@ int clearpage_huge_init(void)
 	return 0;
 }
 
+/* Whether other probes may be armed: no livepatch transition of ours runs. */
+bool clearpage_huge_settled(void)
+{
+	lockdep_assert_held(&clearpage_lock);
+	return huge_enable_error || huge_patched;
+}
+
 int clearpage_huge_describe(char *buf, int at)
 {
 	if (huge_enable_error)
@@ -144,6 +181,9 @@ int clearpage_huge_describe(char *buf, int at)
 	if (!clearpage_huge_patch.enabled)
 		return sysfs_emit_at(buf, at,
 				     "huge inactive: livepatch disabled (remove with clearpage-unload)\n");
+	if (!huge_patched)
+		return sysfs_emit_at(buf, at,
+				     "huge inactive: livepatch transition in progress\n");
 	if (!clearpage_any_node_intercepted())
 		return sysfs_emit_at(buf, at,
 				     "huge inactive: no strategy other than kernel selected\n");

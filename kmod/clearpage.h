@@ -84,6 +84,7 @@ extern const struct kobj_type clearpage_node_ktype;
 
 /* backend_huge.c */
 int clearpage_huge_init(void);
+bool clearpage_huge_settled(void);
 int clearpage_huge_describe(char *buf, int at);
 
 /* backend_4k.c */

@@ -60,7 +60,7 @@ cp "$module" "$root/modules/clearpage.ko"
 chmod +x "$root/init" "$root"/tests/*.sh "$root/bin/"*
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz"
 
-accel="-accel tcg,thread=multi"
+accel="-accel tcg,thread=${CLEARPAGE_VM_TCG_THREAD:-single}"
 [ "${CLEARPAGE_VM_KVM:-0}" = 1 ] && accel="-accel kvm"
 [ -n "$log" ] || log=$work/console.log
 
@@ -72,7 +72,7 @@ timeout --foreground -k 10 "$timeout" "$qemu" $accel -cpu max -m 1G \
 	-object memory-backend-ram,id=m1,size=512M \
 	-numa node,nodeid=1,cpus=1,memdev=m1 \
 	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 panic=-1 panic_on_warn=1 oops=panic loglevel=4 cpvm_suite=$suite $append" \
+	-append "console=ttyS0 panic=-1 panic_on_warn=1 oops=panic loglevel=5 cpvm_suite=$suite $append" \
 	-nographic -no-reboot -monitor none -serial stdio </dev/null >"$log" 2>&1
 qemu_rc=$?
 set -e
