@@ -8,7 +8,9 @@
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/string.h>
 
 #include "clearpage.h"
 
@@ -24,6 +26,16 @@ void clearpage_run(int strategy, void *kaddr)
 		clearpage_rep_stosq(kaddr);
 		break;
 	case CLEARPAGE_STRATEGY_MOVQ:
+#ifdef CLEARPAGE_TEST_BROKEN_CLEAR
+		/*
+		 * Test builds only (tests/vm, suite "broken"): movq clears
+		 * nothing for the checker process, to prove the zero-page
+		 * checks catch a missed clear. Other processes are spared so
+		 * the test VM keeps running.
+		 */
+		if (!strcmp(current->comm, "cptest-victim"))
+			break;
+#endif
 		clearpage_movq(kaddr);
 		break;
 	case CLEARPAGE_STRATEGY_MOVNTI:

@@ -10,6 +10,9 @@
  *       non-zero pattern and frees it, so recycled pages carry garbage and a
  *       missed clear shows. --dontneed drops the pages with MADV_DONTNEED and
  *       faults them again. --fork faults in a forked child as well.
+ *       --victim renames the process "cptest-victim" once its own memory is
+ *       faulted in: the negative-control build of the module skips clears
+ *       for that name only.
  *       Prints "pages=<base pages checked> nonzero=<bytes not zero>"; exits 0
  *       only when every byte was zero, 1 on a non-zero byte, 2 on a setup
  *       error.
@@ -38,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -65,6 +69,7 @@ struct fault_options {
 	int dirty;
 	int dontneed;
 	int fork;
+	int victim;
 };
 
 struct tally {
@@ -227,6 +232,22 @@ static int fault_and_check(const struct fault_options *o, struct tally *tally)
 	return rc;
 }
 
+/*
+ * Fault in this process's own stack and stdio buffers, then take the name
+ * the negative-control module build spares no page of: from here on only the
+ * mappings under test get new zero-filled pages.
+ */
+static void become_victim(void)
+{
+	volatile char stack[256 << 10];
+
+	memset((char *)stack, 1, sizeof(stack));
+	printf("cptest: becoming cptest-victim\n");
+	fflush(stdout);
+	fprintf(stderr, "cptest: stderr ready\n");
+	prctl(PR_SET_NAME, "cptest-victim");
+}
+
 static int parse_kind(const char *s, enum kind *kind)
 {
 	if (!strcmp(s, "4k"))
@@ -256,6 +277,7 @@ static int cmd_fault(int argc, char **argv)
 		{ "dirty", no_argument, NULL, 'd' },
 		{ "dontneed", no_argument, NULL, 'D' },
 		{ "fork", no_argument, NULL, 'f' },
+		{ "victim", no_argument, NULL, 'v' },
 		{ 0 }
 	};
 	struct fault_options o = { .kind = KIND_4K, .node = -1,
@@ -295,6 +317,9 @@ static int cmd_fault(int argc, char **argv)
 		case 'f':
 			o.fork = 1;
 			break;
+		case 'v':
+			o.victim = 1;
+			break;
 		default:
 			return 2;
 		}
@@ -305,6 +330,8 @@ static int cmd_fault(int argc, char **argv)
 	}
 	if (bind_to_node(o.node))
 		return 2;
+	if (o.victim)
+		become_victim();
 
 	deadline = now() + o.seconds;
 	for (round = 0; o.seconds ? now() < deadline : round < o.rounds;

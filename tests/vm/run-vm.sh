@@ -41,9 +41,8 @@ for need in kernel suite module cptest; do
 done
 vmlinuz=/boot/vmlinuz-$kernel
 [ -r "$vmlinuz" ] || { echo "run-vm.sh: $vmlinuz not found (install linux-image-$kernel)" >&2; exit 2; }
-busybox=$(command -v busybox || true)
-[ -n "$busybox" ] && file -L "$busybox" 2>/dev/null | grep -q static ||
-	busybox=/bin/busybox
+busybox=/bin/busybox
+[ -x "$busybox" ] || { echo "run-vm.sh: $busybox not found (apt-get install busybox-static)" >&2; exit 2; }
 qemu=$(command -v qemu-system-x86_64) || { echo "run-vm.sh: qemu-system-x86_64 not found (apt-get install qemu-system-x86)" >&2; exit 2; }
 
 work=$(mktemp -d)

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install what building and testing clearpage needs on Debian 12 (bookworm),
+# as root: the toolchain, meson, QEMU, busybox-static, and the two kernels the
+# VM tests boot with their headers: 6.1 from bookworm and the 6.12 kernel from
+# bookworm-backports, which is enabled from the archive this machine already
+# uses if it is not configured yet.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps.sh: run as root (it installs packages with apt-get)" >&2
+	exit 1
+fi
+
+# The archive URI of the bookworm suite, from deb822 or one-line sources.
+archive_uri() {
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk '
+			/^URIs:/ { uri = $2 }
+			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm") found = 1 }
+			/^$/ { if (found && uri) { print uri; exit } found = 0; uri = "" }
+			END { if (found && uri) print uri }
+		' "$f" | head -n 1
+	done
+	grep -hsE '^deb\s' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
+		awk '$3 == "bookworm" { print $2 }'
+}
+
+if ! grep -rqsE 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	uri=$(archive_uri | head -n 1)
+	if [ -z "$uri" ]; then
+		echo "install-deps.sh: no bookworm archive configured in /etc/apt; add bookworm-backports by hand" >&2
+		exit 1
+	fi
+	cat > /etc/apt/sources.list.d/clearpage-backports.sources <<SRC
+Types: deb
+URIs: $uri
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+fi
+
+apt-get update -q
+apt-get install -y -q --no-install-recommends \
+	build-essential meson ninja-build pkg-config \
+	qemu-system-x86 busybox-static cpio gzip kmod \
+	libnl-3-dev libnl-genl-3-dev libsystemd-dev libudev-dev \
+	linux-image-amd64 linux-headers-amd64
+
+# Backports' metapackage names the current 6.12 image; install that version
+# beside 6.1 rather than the metapackage, which would replace 6.1's.
+image_612=$(apt-cache -t bookworm-backports depends linux-image-amd64 |
+	awk '/Depends: linux-image-6\.12/ { print $2; exit }')
+if [ -z "$image_612" ]; then
+	echo "install-deps.sh: bookworm-backports offers no 6.12 kernel image" >&2
+	exit 1
+fi
+apt-get install -y -q --no-install-recommends -t bookworm-backports \
+	"$image_612" "${image_612/linux-image/linux-headers}"

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build everything and run every test: the unit tests, then the VM suites on
+# each supported Debian kernel (6.1 and 6.12) under QEMU.
+#
+#   tests/run-all.sh [--setup]
+#
+# --setup first installs the packages and kernels it needs (root, Debian 12).
+# Logs of each VM run: build/vm-logs/<kernel>-<suite>.log.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build
+if [ "${1:-}" = --setup ]; then
+	"$top/tests/install-deps.sh" || exit 1
+fi
+
+cd "$top" || exit 1
+if [ -d "$build" ]; then
+	meson setup --reconfigure "$build" >/dev/null || exit 1
+else
+	meson setup "$build" >/dev/null || exit 1
+fi
+meson compile -C "$build" || exit 1
+meson test -C "$build" --print-errorlogs || exit 1
+
+kernels=$("$top/tests/vm/kernels.sh")
+set -- $kernels
+if [ $# -lt 2 ]; then
+	echo "run-all.sh: the VM tests need Debian's 6.1 and 6.12 kernels with headers; found: ${kernels:-none}. Run tests/run-all.sh --setup as root." >&2
+	exit 1
+fi
+
+logs=$build/vm-logs
+rm -rf "$logs"
+mkdir -p "$logs"
+passed=0
+failed=0
+
+# vm KERNEL SUITE MODULE CMDLINE [EXTRA run-vm.sh ARGS...]
+vm() {
+	local kernel=$1 suite=$2 module=$3 cmdline=$4
+	shift 4
+	echo "=== $kernel: $suite ($cmdline)"
+	if "$top/tests/vm/run-vm.sh" --kernel "$kernel" --suite "$suite" \
+		--module "$module" --cptest "$build/tests/cptest" \
+		--append "$cmdline" --log "$logs/$kernel-$suite.log" "$@"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAILED: $kernel/$suite, log: $logs/$kernel-$suite.log"
+	fi
+}
+
+first=1
+for kernel in $kernels; do
+	module_dir=$build/kmod-$kernel
+	if ! "$top/kmod/build.sh" "$top" "$module_dir" "/lib/modules/$kernel/build"; then
+		echo "FAILED: building clearpage.ko for $kernel"
+		failed=$((failed + 1))
+		continue
+	fi
+	module=$module_dir/clearpage.ko
+	vm "$kernel" abi "$module" "init_on_alloc=0"
+	vm "$kernel" stress "$module" "init_on_alloc=0 hugepages=64"
+	vm "$kernel" initonalloc "$module" "hugepages=32"
+	if [ $first = 1 ]; then
+		broken_dir=$build/kmod-broken-$kernel
+		if "$top/kmod/build.sh" "$top" "$broken_dir" \
+			"/lib/modules/$kernel/build" -DCLEARPAGE_TEST_BROKEN_CLEAR; then
+			vm "$kernel" broken "$module" "init_on_alloc=0 hugepages=32" \
+				--module-broken "$broken_dir/clearpage.ko"
+		else
+			echo "FAILED: building the negative-control module for $kernel"
+			failed=$((failed + 1))
+		fi
+		first=0
+	fi
+done
+
+# One closing line over every check: unit tests and each VM suite's checks.
+total_passed=0 total_failed=0 total_skipped=0
+count() {
+	set -- $(sed -n 's/^\(CPVM-SUMMARY: \)\{0,1\}\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\2 \3 \4/p' "$1" | tail -n 1)
+	[ $# = 3 ] || return 1
+	total_passed=$((total_passed + $1))
+	total_failed=$((total_failed + $2))
+	total_skipped=$((total_skipped + $3))
+}
+count "$build/meson-logs/testlog.txt" || total_failed=$((total_failed + 1))
+for log in "$logs"/*.log; do
+	count "$log" || total_failed=$((total_failed + 1))
+done
+echo "vm suites: $passed passed, $failed failed"
+total_failed=$((total_failed + failed))
+echo "total: $total_passed passed, $total_failed failed, $total_skipped skipped"
+[ $failed = 0 ] && [ $total_failed = 0 ]
