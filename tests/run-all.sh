@@ -79,6 +79,23 @@ for kernel in $kernels; do
 	fi
 done
 
+# DKMS: the module registers, builds and is removed again for each kernel.
+dkms_log=$logs/dkms.log
+dkms_passed=0 dkms_failed=0
+version=$(sed -n "s/^ *version: *'\([^']*\)'.*/\1/p" "$top/meson.build" | head -n 1)
+for kernel in $kernels; do
+	if "$top/kmod/dkms-install.sh" --build-only "$kernel" >>"$dkms_log" 2>&1; then
+		echo "PASS: dkms builds clearpage/$version for $kernel" | tee -a "$dkms_log"
+		dkms_passed=$((dkms_passed + 1))
+	else
+		echo "FAIL: dkms build for $kernel, see $dkms_log" | tee -a "$dkms_log"
+		dkms_failed=$((dkms_failed + 1))
+	fi
+done
+dkms remove "clearpage/$version" --all >>"$dkms_log" 2>&1
+echo "CPVM-SUMMARY: $dkms_passed passed, $dkms_failed failed, 0 skipped" >>"$dkms_log"
+[ $dkms_failed = 0 ] || failed=$((failed + 1))
+
 # One closing line over every check: unit tests and each VM suite's checks.
 total_passed=0 total_failed=0 total_skipped=0
 count() {

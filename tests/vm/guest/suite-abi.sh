@@ -95,7 +95,7 @@ if ! echo "$avail" | grep -qw clzero; then
 	bad_strategy "clzero on a CPU without it" 'clzero'
 fi
 check "strategy refuses a 5000-byte write" \
-	cptest write $CP/node0/strategy --repeat 5000 --expect EINVAL,E2BIG
+	cptest write $CP/node0/strategy --repeat 5000 --expect EINVAL
 check "strategy: an empty write changes nothing" \
 	cptest write $CP/node0/strategy --data '' --expect ok,EINVAL
 for v in 2 01 yes '1 ' ' 1' '1\n\n' '\n' -1; do
@@ -112,7 +112,7 @@ check "refused writes changed nothing" \
 	test "$(cat $CP/node0/strategy) $(cat $CP/node0/pinned)" = "$before"
 check "refused writes armed nothing new" sh -c "grep -q vma_alloc_folio $KPROBES"
 for f in available_strategies cpu backends; do
-	check "$f is read-only even for root" cptest write $CP/$f --data x --expect EACCES,EIO
+	check "$f is read-only even for root" cptest write $CP/$f --data x --expect EACCES
 done
 
 # pinned and calibrate accept their values.
