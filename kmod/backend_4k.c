@@ -67,8 +67,10 @@ static int alloc_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 					     nth_page(page, i),
 					     CLEARPAGE_BACKEND_4K);
 	}
-	/* Ordered after the clear: the drain below relies on it. */
-	smp_wmb();
+	/*
+	 * Last: the drain waits for this count, and unregister_kretprobe()
+	 * then waits with synchronize_rcu() for handlers still returning.
+	 */
 	this_cpu_inc(cleared_requests);
 	return 0;
 }
@@ -112,8 +114,7 @@ static void probe_4k_disarm(void)
 	/* No request can be stripped any more; wait for those that were. */
 	stripped = sum_counter(&stripped_requests);
 	while (sum_counter(&cleared_requests) != stripped)
-		msleep(1);
-	smp_rmb();
+		usleep_range(500, 1000);
 	unregister_kretprobe(&probe_4k);
 	probe_4k_registered = false;
 }
@@ -151,7 +152,7 @@ int clearpage_4k_describe(char *buf, int at)
 				     "4k inactive: no strategy other than kernel selected\n");
 	if (!clearpage_huge_settled())
 		return sysfs_emit_at(buf, at,
-				     "4k inactive: waiting for the livepatch transition to finish\n");
+				     "4k inactive: the livepatch is in transition or disabled\n");
 	return sysfs_emit_at(buf, at,
 			     "4k inactive: kretprobe on %s failed (error %d)\n",
 			     CLEARPAGE_ALLOC_SYMBOL, probe_4k_error);

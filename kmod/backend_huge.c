@@ -156,13 +156,12 @@ static struct klp_patch clearpage_huge_patch = {
  * A failure to patch leaves the 4k backend and the knob working; `backends`
  * reports why the huge backend is off.
  */
-int clearpage_huge_init(void)
+void clearpage_huge_init(void)
 {
 	huge_enable_error = klp_enable_patch(&clearpage_huge_patch);
 	if (huge_enable_error)
 		pr_warn("livepatch of %s failed (%d): huge pages keep the kernel's clear\n",
 			CLEARPAGE_HUGE_SYMBOL, huge_enable_error);
-	return 0;
 }
 
 /* Whether other probes may be armed: no livepatch transition of ours runs. */

@@ -65,9 +65,11 @@ int clearpage_node_set_pinned(struct clearpage_node *node, bool pinned,
 			      enum clearpage_source source);
 void clearpage_node_stats_sum(struct clearpage_node *node,
 			      struct clearpage_node_stats *sum);
-#define for_each_clearpage_node(node, nid)                              \
-	for ((nid) = 0; (nid) < MAX_NUMNODES; (nid)++)                  \
-		if (((node) = clearpage_node_get(nid)) != NULL)
+int clearpage_next_node(int nid, struct clearpage_node **node);
+/* Every node clearpage manages, in node id order. */
+#define for_each_clearpage_node(node, nid)                                 \
+	for ((nid) = clearpage_next_node(-1, &(node)); (nid) < MAX_NUMNODES; \
+	     (nid) = clearpage_next_node((nid), &(node)))
 
 /* clear.c */
 void clearpage_run(int strategy, void *kaddr);
@@ -83,7 +85,7 @@ void clearpage_sysfs_remove(void);
 extern const struct kobj_type clearpage_node_ktype;
 
 /* backend_huge.c */
-int clearpage_huge_init(void);
+void clearpage_huge_init(void);
 bool clearpage_huge_settled(void);
 int clearpage_huge_describe(char *buf, int at);
 

@@ -90,23 +90,16 @@ static int __init clearpage_init(void)
 	if (err)
 		return err;
 	err = clearpage_nodes_create(strategy);
-	if (err)
-		goto err_sysfs;
-	err = clearpage_huge_init();
-	if (err)
-		goto err_nodes;
+	if (err) {
+		clearpage_sysfs_remove();
+		return err;
+	}
+	clearpage_huge_init();
+	/* Arms the 4k backend now if the livepatch could not be enabled. */
 	mutex_lock(&clearpage_lock);
 	clearpage_4k_update();
 	mutex_unlock(&clearpage_lock);
 	return 0;
-
-err_nodes:
-	clearpage_sysfs_remove();
-	clearpage_nodes_destroy();
-	return err;
-err_sysfs:
-	clearpage_sysfs_remove();
-	return err;
 }
 
 static void __exit clearpage_exit(void)

@@ -27,6 +27,17 @@ struct clearpage_node *clearpage_node_get(int nid)
 	return READ_ONCE(clearpage_nodes[nid]);
 }
 
+/* The next managed node after @nid, or MAX_NUMNODES. */
+int clearpage_next_node(int nid, struct clearpage_node **node)
+{
+	for (nid++; nid < MAX_NUMNODES; nid++) {
+		*node = clearpage_node_get(nid);
+		if (*node)
+			break;
+	}
+	return nid;
+}
+
 int clearpage_node_strategy(int nid)
 {
 	struct clearpage_node *node = clearpage_node_get(nid);
