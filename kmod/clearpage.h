@@ -94,6 +94,11 @@ void clearpage_4k_update(void);
 void clearpage_4k_exit(void);
 int clearpage_4k_describe(char *buf, int at);
 
+/* netlink.c */
+int clearpage_nl_register(void);
+void clearpage_nl_unregister(void);
+void clearpage_nl_notify(struct clearpage_node *node, int old_strategy);
+
 /* calibration.c */
 int clearpage_calibrate(struct clearpage_node *node);
 

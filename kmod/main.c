@@ -94,6 +94,12 @@ static int __init clearpage_init(void)
 		clearpage_sysfs_remove();
 		return err;
 	}
+	err = clearpage_nl_register();
+	if (err) {
+		clearpage_sysfs_remove();
+		clearpage_nodes_destroy();
+		return err;
+	}
 	clearpage_huge_init();
 	/* Arms the 4k backend now if the livepatch could not be enabled. */
 	mutex_lock(&clearpage_lock);
@@ -106,10 +112,11 @@ static void __exit clearpage_exit(void)
 {
 	/*
 	 * Order matters for the zero-page invariant: first no new writer can
-	 * arm a backend (sysfs gone), then the 4k backend stops stripping
+	 * arm a backend (netlink and sysfs gone), then the 4k backend stops stripping
 	 * __GFP_ZERO and drains, and only then the nodes are freed. The huge
 	 * backend's livepatch was disabled before the module could be removed.
 	 */
+	clearpage_nl_unregister();
 	clearpage_sysfs_remove();
 	clearpage_4k_exit();
 	clearpage_nodes_destroy();

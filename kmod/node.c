@@ -56,7 +56,8 @@ bool clearpage_any_node_intercepted(void)
 	return false;
 }
 
-static void clearpage_node_announce(struct clearpage_node *node)
+static void clearpage_node_announce(struct clearpage_node *node,
+				    int old_strategy)
 {
 	char env_node[32], env_strategy[48], env_source[48], env_pinned[32];
 	char *envp[] = { env_node, env_strategy, env_source, env_pinned, NULL };
@@ -69,6 +70,7 @@ static void clearpage_node_announce(struct clearpage_node *node)
 	snprintf(env_pinned, sizeof(env_pinned), "CLEARPAGE_PINNED=%d",
 		 node->pinned);
 	kobject_uevent_env(&node->kobj, KOBJ_CHANGE, envp);
+	clearpage_nl_notify(node, old_strategy);
 }
 
 /*
@@ -78,6 +80,8 @@ static void clearpage_node_announce(struct clearpage_node *node)
 int clearpage_node_set_strategy(struct clearpage_node *node, int strategy,
 				enum clearpage_source source)
 {
+	int old_strategy;
+
 	if (!clearpage_strategy_usable(strategy))
 		return -EINVAL;
 
@@ -86,13 +90,14 @@ int clearpage_node_set_strategy(struct clearpage_node *node, int strategy,
 		mutex_unlock(&clearpage_lock);
 		return -EBUSY;
 	}
+	old_strategy = node->strategy;
 	WRITE_ONCE(node->strategy, strategy);
 	if (source == CLEARPAGE_SOURCE_ADMIN)
 		node->pinned = true;
 	node->last_source = source;
 	node->last_change_ns = ktime_get_real_ns();
 	clearpage_4k_update();
-	clearpage_node_announce(node);
+	clearpage_node_announce(node, old_strategy);
 	mutex_unlock(&clearpage_lock);
 	return 0;
 }
@@ -104,7 +109,7 @@ int clearpage_node_set_pinned(struct clearpage_node *node, bool pinned,
 	node->pinned = pinned;
 	node->last_source = source;
 	node->last_change_ns = ktime_get_real_ns();
-	clearpage_node_announce(node);
+	clearpage_node_announce(node, node->strategy);
 	mutex_unlock(&clearpage_lock);
 	return 0;
 }

@@ -10,7 +10,8 @@
 
 #include "clearpage.h"
 
-static struct kobject *clearpage_kobj;
+/* A kset, so that the nodes' change uevents have somewhere to go. */
+static struct kset *clearpage_kset;
 
 static ssize_t available_strategies_show(struct kobject *kobj,
 					 struct kobj_attribute *attr,
@@ -228,21 +229,27 @@ int clearpage_sysfs_create(void)
 {
 	int err;
 
-	clearpage_kobj = kobject_create_and_add("clearpage", kernel_kobj);
-	if (!clearpage_kobj)
+	clearpage_kset = kset_create_and_add("clearpage", NULL, kernel_kobj);
+	if (!clearpage_kset)
 		return -ENOMEM;
-	err = sysfs_create_group(clearpage_kobj, &clearpage_root_group);
+	err = sysfs_create_group(&clearpage_kset->kobj, &clearpage_root_group);
 	if (err) {
-		kobject_put(clearpage_kobj);
-		clearpage_kobj = NULL;
+		kset_unregister(clearpage_kset);
+		clearpage_kset = NULL;
 	}
 	return err;
 }
 
 int clearpage_sysfs_add_node(struct clearpage_node *node)
 {
-	return kobject_init_and_add(&node->kobj, &clearpage_node_ktype,
-				    clearpage_kobj, "node%d", node->nid);
+	int err;
+
+	node->kobj.kset = clearpage_kset;
+	err = kobject_init_and_add(&node->kobj, &clearpage_node_ktype, NULL,
+				   "node%d", node->nid);
+	if (!err)
+		kobject_uevent(&node->kobj, KOBJ_ADD);
+	return err;
 }
 
 /*
@@ -254,11 +261,18 @@ void clearpage_sysfs_remove(void)
 	struct clearpage_node *node;
 	int nid;
 
-	for_each_clearpage_node(node, nid)
+	/*
+	 * The remove uevent goes now, while the kset exists: the final put in
+	 * clearpage_nodes_destroy() comes after the kset is gone.
+	 */
+	for_each_clearpage_node(node, nid) {
+		kobject_uevent(&node->kobj, KOBJ_REMOVE);
 		kobject_del(&node->kobj);
-	if (clearpage_kobj) {
-		sysfs_remove_group(clearpage_kobj, &clearpage_root_group);
-		kobject_put(clearpage_kobj);
-		clearpage_kobj = NULL;
+	}
+	if (clearpage_kset) {
+		sysfs_remove_group(&clearpage_kset->kobj,
+				   &clearpage_root_group);
+		kset_unregister(clearpage_kset);
+		clearpage_kset = NULL;
 	}
 }

@@ -62,6 +62,65 @@
  *
  * Module parameters: default_strategy (name, default "kernel"),
  * sample_shift (0..20, default 6: one clear in 64 is timed).
+ *
+ * Every change of strategy or pin also sends a "change" uevent on nodeN with
+ * CLEARPAGE_NODE=, CLEARPAGE_STRATEGY=, CLEARPAGE_SOURCE= and
+ * CLEARPAGE_PINNED= in its environment.
+ *
+ * Generic netlink family "clearpage", version 1
+ * ---------------------------------------------
+ * Resolve the family id and the multicast group "events" with the generic
+ * netlink controller. Every request carries a genlmsghdr with version 1 and
+ * one of the commands below; attributes follow. Every attribute has a
+ * policy: a missing, wrongly typed, out-of-range or unknown attribute fails
+ * the request with -EINVAL and an extended ack message naming it. Reads are
+ * open to everyone; changes need CAP_SYS_ADMIN in the sender's credentials
+ * (-EPERM otherwise).
+ *
+ *   CLEARPAGE_CMD_GET_NODE            do: CLEARPAGE_A_NODE required.
+ *                                     dump: one reply per managed node.
+ *       reply: CLEARPAGE_A_NODE, _STRATEGY, _PINNED, _SOURCE,
+ *              _LAST_CHANGE_NS, _PAGES_HUGE_PREZEROED, _STRATEGIES (one
+ *              CLEARPAGE_A_ENTRY per available strategy with every
+ *              CLEARPAGE_S_* attribute), _LATENCY (one u64 per bucket,
+ *              attribute type = bucket index + 1).
+ *   CLEARPAGE_CMD_GET_CALIBRATION     do: CLEARPAGE_A_NODE required. dump.
+ *       reply: CLEARPAGE_A_NODE, _STRATEGIES (entries with
+ *              CLEARPAGE_S_STRATEGY, _HOT_NS, _COLD_NS for each available
+ *              strategy other than kernel).
+ *   CLEARPAGE_CMD_SET_STRATEGY        CLEARPAGE_A_NODE, _STRATEGY, _SOURCE
+ *                                     (admin or daemon) required.
+ *       An admin set pins the node, as a sysfs write does. A daemon set on
+ *       a pinned node fails with -EBUSY and changes nothing. A strategy this
+ *       CPU lacks is -EOPNOTSUPP.
+ *   CLEARPAGE_CMD_SET_PINNED          CLEARPAGE_A_NODE, _PINNED required.
+ *   CLEARPAGE_CMD_CALIBRATE           CLEARPAGE_A_NODE required; measures the
+ *                                     node's calibration again (may take a
+ *                                     second); reply as GET_CALIBRATION.
+ *   CLEARPAGE_CMD_EVENT               multicast on "events" for every change
+ *                                     of strategy or pin, from sysfs or
+ *                                     netlink: CLEARPAGE_A_NODE,
+ *                                     _OLD_STRATEGY, _STRATEGY, _PINNED,
+ *                                     _SOURCE, _LAST_CHANGE_NS.
+ *
+ * Errors: -ENODEV for a node id without a nodeN directory (no memory at
+ * load or not a node), -EINVAL for malformed requests, -EPERM without
+ * CAP_SYS_ADMIN, -EBUSY as above, -ENOMEM.
+ *
+ * Attributes (CLEARPAGE_A_*):
+ *   NODE                  u32  node id
+ *   STRATEGY              u8   enum clearpage_strategy
+ *   PINNED                u8   0 or 1
+ *   SOURCE                u8   enum clearpage_source of the last change
+ *   LAST_CHANGE_NS        u64  CLOCK_REALTIME of the last change, ns
+ *   OLD_STRATEGY          u8   strategy before the change (events)
+ *   PAGES_HUGE_PREZEROED  u64  as in nodeN/stats
+ *   STRATEGIES            nested, CLEARPAGE_A_ENTRY elements
+ *   LATENCY               nested, u64 counts
+ *   PAD                   padding for 64-bit attributes
+ * Per-strategy attributes (CLEARPAGE_S_*), inside a CLEARPAGE_A_ENTRY:
+ *   STRATEGY u8; PAGES_4K, PAGES_HUGE, SAMPLES, SAMPLE_NS u64 (as in
+ *   nodeN/stats); HOT_NS, COLD_NS u32 (as in nodeN/calibration).
  */
 #ifndef _UAPI_CLEARPAGE_H
 #define _UAPI_CLEARPAGE_H
@@ -94,5 +153,54 @@ enum clearpage_source {
 /* Number of log2 latency buckets in nodeN/stats (bounds 64 ns .. 2^21 ns). */
 #define CLEARPAGE_LATENCY_BUCKETS 17
 #define CLEARPAGE_LATENCY_FIRST_SHIFT 6
+
+#define CLEARPAGE_GENL_NAME "clearpage"
+#define CLEARPAGE_GENL_VERSION 1
+#define CLEARPAGE_GENL_MCGRP_EVENTS "events"
+
+enum clearpage_cmd {
+	CLEARPAGE_CMD_UNSPEC,
+	CLEARPAGE_CMD_GET_NODE,
+	CLEARPAGE_CMD_GET_CALIBRATION,
+	CLEARPAGE_CMD_SET_STRATEGY,
+	CLEARPAGE_CMD_SET_PINNED,
+	CLEARPAGE_CMD_CALIBRATE,
+	CLEARPAGE_CMD_EVENT,
+	__CLEARPAGE_CMD_MAX
+};
+#define CLEARPAGE_CMD_MAX (__CLEARPAGE_CMD_MAX - 1)
+
+enum clearpage_attr {
+	CLEARPAGE_A_UNSPEC,
+	CLEARPAGE_A_NODE,
+	CLEARPAGE_A_STRATEGY,
+	CLEARPAGE_A_PINNED,
+	CLEARPAGE_A_SOURCE,
+	CLEARPAGE_A_LAST_CHANGE_NS,
+	CLEARPAGE_A_OLD_STRATEGY,
+	CLEARPAGE_A_PAGES_HUGE_PREZEROED,
+	CLEARPAGE_A_STRATEGIES,
+	CLEARPAGE_A_LATENCY,
+	CLEARPAGE_A_PAD,
+	__CLEARPAGE_A_MAX
+};
+#define CLEARPAGE_A_MAX (__CLEARPAGE_A_MAX - 1)
+
+/* Type of each element of CLEARPAGE_A_STRATEGIES. */
+#define CLEARPAGE_A_ENTRY 1
+
+enum clearpage_strategy_attr {
+	CLEARPAGE_S_UNSPEC,
+	CLEARPAGE_S_STRATEGY,
+	CLEARPAGE_S_PAGES_4K,
+	CLEARPAGE_S_PAGES_HUGE,
+	CLEARPAGE_S_SAMPLES,
+	CLEARPAGE_S_SAMPLE_NS,
+	CLEARPAGE_S_HOT_NS,
+	CLEARPAGE_S_COLD_NS,
+	CLEARPAGE_S_PAD,
+	__CLEARPAGE_S_MAX
+};
+#define CLEARPAGE_S_MAX (__CLEARPAGE_S_MAX - 1)
 
 #endif /* _UAPI_CLEARPAGE_H */
