@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpagectl: show and change clearpage's per-node page zeroing strategy.
+ * Each subcommand lives in its own file; this one dispatches and holds the
+ * helpers they share.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ctl.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv, const struct ctl_options *o);
+	const char *usage;
+} commands[] = {
+	{ "status", cmd_status, "status [--json]              per-node strategy, counters, calibration" },
+	{ "set", cmd_set, "set NODE|all STRATEGY         select a strategy (pins the node)" },
+	{ "pin", cmd_pin, "pin NODE|all                  keep the daemon off the node" },
+	{ "unpin", cmd_unpin, "unpin NODE|all                hand the node back to the daemon" },
+	{ "calibrate", cmd_calibrate, "calibrate [NODE|all] [--json] measure hot and cold cost again" },
+	{ "monitor", cmd_monitor, "monitor [--json] [--count N] [--timeout S]  print every change" },
+	{ "unload", cmd_unload, "unload [--timeout S]          disable the livepatch, remove the module" },
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "Usage: clearpagectl [--json] [COMMAND [ARGS]]\n\nCommands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %s\n", commands[i].usage);
+	fprintf(out,
+		"\nWithout a command: status. Changes need root (CAP_SYS_ADMIN).\n"
+		"Exit status: 0 ok, 1 failed, 2 usage, 3 module not loaded, 4 permission denied.\n"
+		"See clearpagectl(8).\n");
+}
+
+int ctl_open(struct cp_client **client)
+{
+	int err = cp_client_open(client);
+
+	if (err == -ENOENT) {
+		fprintf(stderr, "clearpagectl: the clearpage module is not loaded; load it with 'modprobe clearpage'\n");
+		return EXIT_NOT_LOADED;
+	}
+	if (err < 0) {
+		fprintf(stderr, "clearpagectl: cannot talk to clearpage over generic netlink: %s\n",
+			strerror(-err));
+		return EXIT_FAILED;
+	}
+	return EXIT_OK;
+}
+
+/* Print one line for a failed request; return the exit code it means. */
+int ctl_fail(struct cp_client *client, int err, const char *what)
+{
+	const char *detail = client ? cp_client_error(client) : "";
+
+	if (err == -EPERM) {
+		fprintf(stderr, "clearpagectl: %s needs CAP_SYS_ADMIN: run it as root\n",
+			what);
+		return EXIT_PERMISSION;
+	}
+	if (err == -EBUSY) {
+		fprintf(stderr, "clearpagectl: %s: the node is pinned by an administrator; 'clearpagectl unpin' hands it back\n",
+			what);
+		return EXIT_FAILED;
+	}
+	fprintf(stderr, "clearpagectl: %s: %s%s%s\n", what, strerror(-err),
+		*detail ? ": " : "", detail);
+	return EXIT_FAILED;
+}
+
+/*
+ * Resolve "all" or a node id into node infos. Unknown ids get one line
+ * naming the nodes there are.
+ */
+int ctl_parse_nodes(struct cp_client *client, const char *arg,
+		    struct cp_node_info *nodes, int *count)
+{
+	static struct cp_node_info all[CP_MAX_NODES];
+	char *end, list[256] = "";
+	int n, i;
+	long id;
+
+	n = cp_dump_nodes(client, all, CP_MAX_NODES);
+	if (n < 0)
+		return ctl_fail(client, n, "listing nodes");
+	if (!strcmp(arg, "all")) {
+		memcpy(nodes, all, n * sizeof(*all));
+		*count = n;
+		return EXIT_OK;
+	}
+	errno = 0;
+	id = strtol(arg, &end, 10);
+	for (i = 0; !errno && *arg && !*end && i < n; i++) {
+		if (all[i].node == id) {
+			nodes[0] = all[i];
+			*count = 1;
+			return EXIT_OK;
+		}
+	}
+	for (i = 0; i < n; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s%u", i ? " " : "", all[i].node);
+	fprintf(stderr, "clearpagectl: '%s' is not a node with memory managed by clearpage; nodes: %s, or 'all'\n",
+		arg, list);
+	return EXIT_USAGE;
+}
+
+void ctl_format_time(unsigned long long ns, char *buf, unsigned long size)
+{
+	time_t seconds = ns / 1000000000ULL;
+	struct tm tm;
+
+	if (!ns || !localtime_r(&seconds, &tm) ||
+	    !strftime(buf, size, "%Y-%m-%dT%H:%M:%S%z", &tm))
+		snprintf(buf, size, "-");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	struct ctl_options o = { .count = -1, .timeout = -1 };
+	const char *name = "status";
+	long *number;
+	char *end;
+	size_t i;
+	int c;
+
+	/* GNU getopt permutes: options may stand before or after the command. */
+	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o.json = true;
+			break;
+		case 'c':
+		case 't':
+			number = c == 'c' ? &o.count : &o.timeout;
+			errno = 0;
+			*number = strtol(optarg, &end, 10);
+			if (errno || !*optarg || *end || *number < 0) {
+				fprintf(stderr, "clearpagectl: --%s wants a non-negative number, not '%s'\n",
+					c == 'c' ? "count" : "timeout", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		case 'V':
+			printf("clearpagectl %s\n", CLEARPAGE_VERSION);
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		name = argv[optind++];
+	argc -= optind;
+	argv += optind;
+	if (!strcmp(name, "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(name, commands[i].name))
+			return commands[i].run(argc, argv, &o);
+	fprintf(stderr, "clearpagectl: unknown command '%s'; see clearpagectl --help\n",
+		name);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef CLEARPAGECTL_H
+#define CLEARPAGECTL_H
+
+#include <stdbool.h>
+
+#include "../lib/clearpage-client.h"
+
+/* Exit codes, documented in clearpagectl(8). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAILED = 1,
+	EXIT_USAGE = 2,
+	EXIT_NOT_LOADED = 3,
+	EXIT_PERMISSION = 4,
+};
+
+struct ctl_options {
+	bool json;
+	long count;
+	long timeout;
+};
+
+/* clearpagectl.c */
+int ctl_open(struct cp_client **client);
+int ctl_fail(struct cp_client *client, int err, const char *what);
+int ctl_parse_nodes(struct cp_client *client, const char *arg,
+		    struct cp_node_info *nodes, int *count);
+void ctl_format_time(unsigned long long ns, char *buf, unsigned long size);
+
+int cmd_status(int argc, char **argv, const struct ctl_options *o);
+int cmd_set(int argc, char **argv, const struct ctl_options *o);
+int cmd_pin(int argc, char **argv, const struct ctl_options *o);
+int cmd_unpin(int argc, char **argv, const struct ctl_options *o);
+int cmd_calibrate(int argc, char **argv, const struct ctl_options *o);
+int cmd_monitor(int argc, char **argv, const struct ctl_options *o);
+int cmd_unload(int argc, char **argv, const struct ctl_options *o);
+
+/* status.c, shared with calibrate */
+void print_nodes(const struct cp_node_info *nodes, int count, bool json,
+		 bool calibration_only);
+
+#endif

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/* clearpagectl set, pin, unpin, calibrate: changes, one node or all. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ctl.h"
+
+static struct cp_node_info targets[CP_MAX_NODES];
+
+/* An unknown strategy: name the ones this CPU has (from node @n). */
+static int bad_strategy(const char *name, const struct cp_node_info *n)
+{
+	int i;
+
+	fprintf(stderr, "clearpagectl: strategy '%s' is not available; available:", name);
+	for (i = 0; i < n->nr_strategies; i++)
+		fprintf(stderr, " %s", cp_strategy_name(n->strategies[i].strategy));
+	fprintf(stderr, "\n");
+	return EXIT_USAGE;
+}
+
+static int for_nodes(int argc, char **argv, int want_args, const char *usage,
+		     int (*apply)(struct cp_client *c, struct cp_node_info *n,
+				  char **argv, const struct ctl_options *o),
+		     const struct ctl_options *o)
+{
+	struct cp_client *client;
+	int count, i, rc;
+
+	if (argc != want_args) {
+		fprintf(stderr, "clearpagectl: usage: clearpagectl %s\n", usage);
+		return EXIT_USAGE;
+	}
+	rc = ctl_open(&client);
+	if (rc)
+		return rc;
+	rc = ctl_parse_nodes(client, argc ? argv[0] : "all", targets, &count);
+	for (i = 0; !rc && i < count; i++)
+		rc = apply(client, &targets[i], argv + 1, o);
+	cp_client_close(client);
+	return rc;
+}
+
+static int apply_set(struct cp_client *c, struct cp_node_info *n, char **argv,
+		     const struct ctl_options *o)
+{
+	int strategy = cp_strategy_from_name(argv[0]), err;
+	char what[64];
+
+	(void)o;
+	if (strategy < 0 || !cp_node_strategy(n, strategy))
+		return bad_strategy(argv[0], n);
+	snprintf(what, sizeof(what), "setting node %u to %s", n->node, argv[0]);
+	err = cp_set_strategy(c, n->node, strategy, CLEARPAGE_SOURCE_ADMIN);
+	return err ? ctl_fail(c, err, what) : EXIT_OK;
+}
+
+static int apply_pin(struct cp_client *c, struct cp_node_info *n, bool pinned)
+{
+	char what[64];
+	int err;
+
+	snprintf(what, sizeof(what), "%s node %u", pinned ? "pinning" : "unpinning",
+		 n->node);
+	err = cp_set_pinned(c, n->node, pinned);
+	return err ? ctl_fail(c, err, what) : EXIT_OK;
+}
+
+static int apply_pin_on(struct cp_client *c, struct cp_node_info *n,
+			char **argv, const struct ctl_options *o)
+{
+	(void)argv;
+	(void)o;
+	return apply_pin(c, n, true);
+}
+
+static int apply_pin_off(struct cp_client *c, struct cp_node_info *n,
+			 char **argv, const struct ctl_options *o)
+{
+	(void)argv;
+	(void)o;
+	return apply_pin(c, n, false);
+}
+
+static int apply_calibrate(struct cp_client *c, struct cp_node_info *n,
+			   char **argv, const struct ctl_options *o)
+{
+	struct cp_node_info result;
+	char what[64];
+	int err;
+
+	(void)argv;
+	snprintf(what, sizeof(what), "calibrating node %u", n->node);
+	err = cp_calibrate(c, n->node, &result);
+	if (err)
+		return ctl_fail(c, err, what);
+	print_nodes(&result, 1, o->json, true);
+	return EXIT_OK;
+}
+
+int cmd_set(int argc, char **argv, const struct ctl_options *o)
+{
+	return for_nodes(argc, argv, 2, "set NODE|all STRATEGY", apply_set, o);
+}
+
+int cmd_pin(int argc, char **argv, const struct ctl_options *o)
+{
+	return for_nodes(argc, argv, 1, "pin NODE|all", apply_pin_on, o);
+}
+
+int cmd_unpin(int argc, char **argv, const struct ctl_options *o)
+{
+	return for_nodes(argc, argv, 1, "unpin NODE|all", apply_pin_off, o);
+}
+
+int cmd_calibrate(int argc, char **argv, const struct ctl_options *o)
+{
+	if (argc == 0)
+		return for_nodes(1, (char *[]){ "all", NULL }, 1,
+				 "calibrate [NODE|all]", apply_calibrate, o);
+	return for_nodes(argc, argv, 1, "calibrate [NODE|all]",
+			 apply_calibrate, o);
+}

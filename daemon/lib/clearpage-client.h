@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libclearpage: talk to clearpage.ko over its generic netlink family
+ * (include/uapi/clearpage.h) with libnl-genl-3. Used by clearpagectl and
+ * clearpaged.
+ *
+ * Every function returns 0 (or a count) on success and a negative errno on
+ * failure; cp_client_error() then gives the kernel's extended ack message,
+ * if it sent one. cp_client_open() fails with -ENOENT when the module is not
+ * loaded.
+ */
+#ifndef CLEARPAGE_CLIENT_H
+#define CLEARPAGE_CLIENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <uapi/clearpage.h>
+
+struct nl_msg;
+struct nlmsghdr;
+
+struct cp_strategy_info {
+	int strategy;
+	uint64_t pages_4k;
+	uint64_t pages_huge;
+	uint64_t samples;
+	uint64_t sample_ns;
+	bool has_calibration;
+	uint32_t hot_ns;
+	uint32_t cold_ns;
+};
+
+struct cp_node_info {
+	uint32_t node;
+	int strategy;
+	bool pinned;
+	int source;
+	uint64_t last_change_ns;
+	uint64_t pages_huge_prezeroed;
+	int nr_strategies;
+	struct cp_strategy_info strategies[CLEARPAGE_STRATEGY_COUNT];
+	uint64_t latency[CLEARPAGE_LATENCY_BUCKETS];
+};
+
+struct cp_event {
+	uint32_t node;
+	int old_strategy;
+	int strategy;
+	bool pinned;
+	int source;
+	uint64_t time_ns;
+};
+
+#define CP_MAX_NODES 1024
+
+struct cp_client;
+
+int cp_client_open(struct cp_client **client);
+void cp_client_close(struct cp_client *client);
+const char *cp_client_error(const struct cp_client *client);
+
+int cp_get_node(struct cp_client *client, uint32_t node,
+		struct cp_node_info *info);
+/* Fills up to @max nodes in node order; returns how many. */
+int cp_dump_nodes(struct cp_client *client, struct cp_node_info *nodes,
+		  int max);
+int cp_get_calibration(struct cp_client *client, uint32_t node,
+		       struct cp_node_info *info);
+int cp_set_strategy(struct cp_client *client, uint32_t node, int strategy,
+		    int source);
+int cp_set_pinned(struct cp_client *client, uint32_t node, bool pinned);
+int cp_calibrate(struct cp_client *client, uint32_t node,
+		 struct cp_node_info *info);
+
+/* Events: a separate subscription, pollable through its fd. */
+struct cp_events;
+typedef void (*cp_event_fn)(const struct cp_event *event, void *arg);
+int cp_events_open(struct cp_events **events);
+void cp_events_close(struct cp_events *events);
+int cp_events_fd(const struct cp_events *events);
+/* Receive what is pending (blocking if nothing is) and call @fn per event. */
+int cp_events_receive(struct cp_events *events, cp_event_fn fn, void *arg);
+
+/* Message building and parsing, usable without a kernel. */
+struct nl_msg *cp_msg_new(int family, uint8_t cmd, int flags);
+struct nl_msg *cp_msg_set_strategy(int family, uint32_t node, int strategy,
+				   int source);
+struct nl_msg *cp_msg_set_pinned(int family, uint32_t node, bool pinned);
+struct nl_msg *cp_msg_node(int family, uint8_t cmd, uint32_t node);
+int cp_parse_node(struct nlmsghdr *nlh, struct cp_node_info *info);
+int cp_parse_event(struct nlmsghdr *nlh, struct cp_event *event);
+/* The NLMSGERR_ATTR_MSG of an NLMSG_ERROR, or NULL. */
+const char *cp_parse_extack(const struct nlmsghdr *nlh);
+
+/* Names. */
+const char *cp_strategy_name(int strategy);
+int cp_strategy_from_name(const char *name);
+const char *cp_source_name(int source);
+const struct cp_strategy_info *cp_node_strategy(const struct cp_node_info *info,
+						int strategy);
+
+#endif /* CLEARPAGE_CLIENT_H */

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libclearpage without a kernel: the requests it builds carry exactly the
+ * attributes of include/uapi/clearpage.h, and it parses replies, events and
+ * extended acks built here by hand, refusing malformed ones.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/netlink.h>
+
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "../../daemon/lib/clearpage-client.h"
+
+static int passed, failed;
+
+#define CHECK(cond, name)                                            \
+	do {                                                         \
+		if (cond) {                                          \
+			passed++;                                    \
+			printf("PASS: %s\n", name);                  \
+		} else {                                             \
+			failed++;                                    \
+			printf("FAIL: %s (%s:%d)\n", name, __FILE__, \
+			       __LINE__);                            \
+		}                                                    \
+	} while (0)
+
+#define FAMILY 0x1234
+
+static void test_requests(void)
+{
+	struct nlattr *tb[CLEARPAGE_A_MAX + 1];
+	struct nl_msg *msg;
+	struct nlmsghdr *nlh;
+
+	msg = cp_msg_set_strategy(FAMILY, 1, CLEARPAGE_STRATEGY_MOVNTI,
+				  CLEARPAGE_SOURCE_DAEMON);
+	nlh = nlmsg_hdr(msg);
+	CHECK(nlh->nlmsg_type == FAMILY, "set_strategy goes to the family");
+	CHECK(genlmsg_hdr(nlh)->cmd == CLEARPAGE_CMD_SET_STRATEGY &&
+	      genlmsg_hdr(nlh)->version == CLEARPAGE_GENL_VERSION,
+	      "set_strategy command and version");
+	CHECK(genlmsg_parse(nlh, 0, tb, CLEARPAGE_A_MAX, NULL) == 0 &&
+	      tb[CLEARPAGE_A_NODE] && nla_len(tb[CLEARPAGE_A_NODE]) == 4 &&
+	      nla_get_u32(tb[CLEARPAGE_A_NODE]) == 1 &&
+	      tb[CLEARPAGE_A_STRATEGY] && nla_len(tb[CLEARPAGE_A_STRATEGY]) == 1 &&
+	      nla_get_u8(tb[CLEARPAGE_A_STRATEGY]) == CLEARPAGE_STRATEGY_MOVNTI &&
+	      tb[CLEARPAGE_A_SOURCE] &&
+	      nla_get_u8(tb[CLEARPAGE_A_SOURCE]) == CLEARPAGE_SOURCE_DAEMON &&
+	      !tb[CLEARPAGE_A_PINNED],
+	      "set_strategy carries node u32, strategy u8, source u8, nothing else");
+	nlmsg_free(msg);
+
+	msg = cp_msg_set_pinned(FAMILY, 7, true);
+	nlh = nlmsg_hdr(msg);
+	CHECK(genlmsg_hdr(nlh)->cmd == CLEARPAGE_CMD_SET_PINNED &&
+	      genlmsg_parse(nlh, 0, tb, CLEARPAGE_A_MAX, NULL) == 0 &&
+	      nla_get_u32(tb[CLEARPAGE_A_NODE]) == 7 &&
+	      nla_get_u8(tb[CLEARPAGE_A_PINNED]) == 1 &&
+	      !tb[CLEARPAGE_A_STRATEGY],
+	      "set_pinned carries node and pinned");
+	nlmsg_free(msg);
+
+	msg = cp_msg_new(FAMILY, CLEARPAGE_CMD_GET_NODE, NLM_F_DUMP);
+	nlh = nlmsg_hdr(msg);
+	CHECK(genlmsg_hdr(nlh)->cmd == CLEARPAGE_CMD_GET_NODE &&
+	      (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP &&
+	      genlmsg_attrlen(genlmsg_hdr(nlh), 0) == 0,
+	      "node dump request has the dump flag and no attributes");
+	nlmsg_free(msg);
+}
+
+/* A GET_NODE reply as the kernel sends it. */
+static struct nl_msg *node_reply(bool node_as_u8, bool with_node)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	struct nlattr *list, *entry;
+	int i;
+
+	genlmsg_put(msg, 0, 0, FAMILY, 0, 0, CLEARPAGE_CMD_GET_NODE, 1);
+	if (with_node) {
+		if (node_as_u8)
+			nla_put_u8(msg, CLEARPAGE_A_NODE, 3);
+		else
+			nla_put_u32(msg, CLEARPAGE_A_NODE, 3);
+	}
+	nla_put_u8(msg, CLEARPAGE_A_STRATEGY, CLEARPAGE_STRATEGY_MOVQ);
+	nla_put_u8(msg, CLEARPAGE_A_PINNED, 1);
+	nla_put_u8(msg, CLEARPAGE_A_SOURCE, CLEARPAGE_SOURCE_ADMIN);
+	nla_put_u64(msg, CLEARPAGE_A_LAST_CHANGE_NS, 1764480000123456789ULL);
+	nla_put_u64(msg, CLEARPAGE_A_PAGES_HUGE_PREZEROED, 512);
+	list = nla_nest_start(msg, CLEARPAGE_A_STRATEGIES);
+	entry = nla_nest_start(msg, CLEARPAGE_A_ENTRY);
+	nla_put_u8(msg, CLEARPAGE_S_STRATEGY, CLEARPAGE_STRATEGY_KERNEL);
+	nla_put_u64(msg, CLEARPAGE_S_PAGES_4K, 10);
+	nla_nest_end(msg, entry);
+	entry = nla_nest_start(msg, CLEARPAGE_A_ENTRY);
+	nla_put_u8(msg, CLEARPAGE_S_STRATEGY, CLEARPAGE_STRATEGY_MOVQ);
+	nla_put_u64(msg, CLEARPAGE_S_PAGES_4K, 1000);
+	nla_put_u64(msg, CLEARPAGE_S_PAGES_HUGE, 5120);
+	nla_put_u64(msg, CLEARPAGE_S_SAMPLES, 16);
+	nla_put_u64(msg, CLEARPAGE_S_SAMPLE_NS, 6400);
+	nla_put_u32(msg, CLEARPAGE_S_HOT_NS, 70);
+	nla_put_u32(msg, CLEARPAGE_S_COLD_NS, 420);
+	nla_nest_end(msg, entry);
+	nla_nest_end(msg, list);
+	list = nla_nest_start(msg, CLEARPAGE_A_LATENCY);
+	for (i = 0; i < CLEARPAGE_LATENCY_BUCKETS; i++)
+		nla_put_u64(msg, i + 1, i * 10);
+	nla_nest_end(msg, list);
+	return msg;
+}
+
+static void test_node_parse(void)
+{
+	struct cp_node_info info;
+	const struct cp_strategy_info *movq;
+	struct nl_msg *msg = node_reply(false, true);
+
+	CHECK(cp_parse_node(nlmsg_hdr(msg), &info) == 0, "node reply parses");
+	CHECK(info.node == 3 && info.strategy == CLEARPAGE_STRATEGY_MOVQ &&
+	      info.pinned && info.source == CLEARPAGE_SOURCE_ADMIN &&
+	      info.last_change_ns == 1764480000123456789ULL &&
+	      info.pages_huge_prezeroed == 512,
+	      "node fields");
+	movq = cp_node_strategy(&info, CLEARPAGE_STRATEGY_MOVQ);
+	CHECK(info.nr_strategies == 2 && movq && movq->pages_4k == 1000 &&
+	      movq->pages_huge == 5120 && movq->samples == 16 &&
+	      movq->sample_ns == 6400 && movq->has_calibration &&
+	      movq->hot_ns == 70 && movq->cold_ns == 420,
+	      "per-strategy counters and calibration");
+	CHECK(!cp_node_strategy(&info, CLEARPAGE_STRATEGY_KERNEL)->has_calibration,
+	      "kernel has no calibration");
+	CHECK(info.latency[0] == 0 && info.latency[16] == 160,
+	      "latency buckets by attribute type");
+	nlmsg_free(msg);
+
+	msg = node_reply(true, true);
+	CHECK(cp_parse_node(nlmsg_hdr(msg), &info) == -EINVAL,
+	      "a node id of the wrong size is refused");
+	nlmsg_free(msg);
+	msg = node_reply(false, false);
+	CHECK(cp_parse_node(nlmsg_hdr(msg), &info) == -EINVAL,
+	      "a reply without a node id is refused");
+	nlmsg_free(msg);
+}
+
+static void test_event_parse(void)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	struct cp_event event;
+
+	genlmsg_put(msg, 0, 0, FAMILY, 0, 0, CLEARPAGE_CMD_EVENT, 1);
+	nla_put_u32(msg, CLEARPAGE_A_NODE, 1);
+	nla_put_u8(msg, CLEARPAGE_A_OLD_STRATEGY, CLEARPAGE_STRATEGY_KERNEL);
+	nla_put_u8(msg, CLEARPAGE_A_STRATEGY, CLEARPAGE_STRATEGY_MOVNTI);
+	nla_put_u8(msg, CLEARPAGE_A_PINNED, 0);
+	nla_put_u8(msg, CLEARPAGE_A_SOURCE, CLEARPAGE_SOURCE_DAEMON);
+	nla_put_u64(msg, CLEARPAGE_A_LAST_CHANGE_NS, 42);
+	CHECK(cp_parse_event(nlmsg_hdr(msg), &event) == 0 && event.node == 1 &&
+	      event.old_strategy == CLEARPAGE_STRATEGY_KERNEL &&
+	      event.strategy == CLEARPAGE_STRATEGY_MOVNTI && !event.pinned &&
+	      event.source == CLEARPAGE_SOURCE_DAEMON && event.time_ns == 42,
+	      "event parses");
+	nlmsg_free(msg);
+
+	msg = nlmsg_alloc();
+	genlmsg_put(msg, 0, 0, FAMILY, 0, 0, CLEARPAGE_CMD_EVENT, 1);
+	nla_put_u32(msg, CLEARPAGE_A_NODE, 1);
+	CHECK(cp_parse_event(nlmsg_hdr(msg), &event) == -EINVAL,
+	      "an event without strategies is refused");
+	nlmsg_free(msg);
+}
+
+/* An NLMSG_ERROR as the kernel sends it, with the request echoed or not. */
+static void test_extack(void)
+{
+	union {
+		char bytes[512];
+		struct nlmsghdr align;
+	} u;
+	struct nlmsghdr *nlh = &u.align;
+	struct nlmsgerr *err = NLMSG_DATA(nlh);
+	const char text[] = "no such node";
+	struct nlattr *attr;
+	size_t payload = 8, len;
+
+	memset(&u, 0, sizeof(u));
+	nlh->nlmsg_type = NLMSG_ERROR;
+	nlh->nlmsg_flags = NLM_F_CAPPED | NLM_F_ACK_TLVS;
+	err->error = -ENODEV;
+	err->msg.nlmsg_len = NLMSG_HDRLEN + payload;
+	attr = (struct nlattr *)((char *)err + sizeof(*err));
+	attr->nla_type = NLMSGERR_ATTR_MSG;
+	attr->nla_len = NLA_HDRLEN + sizeof(text);
+	memcpy((char *)attr + NLA_HDRLEN, text, sizeof(text));
+	len = NLMSG_HDRLEN + sizeof(*err) + NLA_ALIGN(attr->nla_len);
+	nlh->nlmsg_len = len;
+	CHECK(cp_parse_extack(nlh) && !strcmp(cp_parse_extack(nlh), text),
+	      "extack message of a capped error");
+
+	/* Uncapped: the request's payload sits between header and TLVs. */
+	memmove((char *)attr + payload, attr, NLA_ALIGN(attr->nla_len));
+	memset(attr, 0xee, payload);
+	nlh->nlmsg_flags = NLM_F_ACK_TLVS;
+	nlh->nlmsg_len = len + payload;
+	CHECK(cp_parse_extack(nlh) && !strcmp(cp_parse_extack(nlh), text),
+	      "extack message of an uncapped error");
+
+	nlh->nlmsg_flags = 0;
+	CHECK(cp_parse_extack(nlh) == NULL, "no TLV flag, no message");
+}
+
+static void test_names(void)
+{
+	int i, ok = 1;
+
+	for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++)
+		ok &= cp_strategy_from_name(cp_strategy_name(i)) == i;
+	CHECK(ok, "strategy names round-trip");
+	CHECK(cp_strategy_from_name("MOVQ") == -EINVAL &&
+	      cp_strategy_from_name("") == -EINVAL &&
+	      !strcmp(cp_strategy_name(99), "unknown"),
+	      "unknown strategy names are refused");
+	CHECK(!strcmp(cp_source_name(CLEARPAGE_SOURCE_DAEMON), "daemon"),
+	      "source names");
+}
+
+int main(void)
+{
+	test_requests();
+	test_node_parse();
+	test_event_parse();
+	test_extack();
+	test_names();
+	printf("%d passed, %d failed, 0 skipped\n", passed, failed);
+	return failed ? 1 : 0;
+}
