@@ -179,7 +179,7 @@ int clearpage_huge_describe(char *buf, int at)
 				     CLEARPAGE_HUGE_SYMBOL, huge_enable_error);
 	if (!clearpage_huge_patch.enabled)
 		return sysfs_emit_at(buf, at,
-				     "huge inactive: livepatch disabled (remove with clearpage-unload)\n");
+				     "huge inactive: livepatch disabled (remove with clearpagectl unload)\n");
 	if (!huge_patched)
 		return sysfs_emit_at(buf, at,
 				     "huge inactive: livepatch transition in progress\n");

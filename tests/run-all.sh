@@ -45,6 +45,7 @@ vm() {
 	echo "=== $kernel: $suite ($cmdline)"
 	if "$top/tests/vm/run-vm.sh" --kernel "$kernel" --suite "$suite" \
 		--module "$module" --cptest "$build/tests/cptest" \
+		--bin "$build/daemon/clearpagectl" --bin "$build/tests/nltest" \
 		--append "$cmdline" --log "$logs/$kernel-$suite.log" "$@"; then
 		passed=$((passed + 1))
 	else
@@ -63,6 +64,7 @@ for kernel in $kernels; do
 	fi
 	module=$module_dir/clearpage.ko
 	vm "$kernel" abi "$module" "init_on_alloc=0"
+	vm "$kernel" netlink "$module" "init_on_alloc=0"
 	vm "$kernel" stress "$module" "init_on_alloc=0 hugepages=64"
 	vm "$kernel" initonalloc "$module" "hugepages=32"
 	if [ $first = 1 ]; then

@@ -2,11 +2,13 @@
 /*
  * cptest: the workload and checker run inside the test VM.
  *
- *   cptest fault [--kind 4k|thp|hugetlb] [--node N] [--mb M]
+ *   cptest fault [--kind 4k|thp|hugetlb|hugetlbfs] [--node N] [--mb M]
  *                [--rounds R | --seconds S] [--dirty] [--dontneed] [--fork]
  *       Fault M MiB of private anonymous memory of the given kind on node N,
  *       round after round, and check that every byte of every page reads
- *       zero. --dirty first fills as much memory of the same kind with a
+ *       zero. hugetlbfs allocates the pages of a file in /dev/hugepages with
+ *       fallocate(2) and maps it shared.
+ *       --dirty first fills as much memory of the same kind with a
  *       non-zero pattern and frees it, so recycled pages carry garbage and a
  *       missed clear shows. --dontneed drops the pages with MADV_DONTNEED and
  *       faults them again. --fork faults in a forked child as well.
@@ -58,7 +60,7 @@
 #define PAGE_SIZE_4K 4096UL
 #define HUGE_SIZE (2UL << 20)
 
-enum kind { KIND_4K, KIND_THP, KIND_HUGETLB };
+enum kind { KIND_4K, KIND_THP, KIND_HUGETLB, KIND_HUGETLBFS };
 
 struct fault_options {
 	enum kind kind;
@@ -100,12 +102,35 @@ static int bind_to_node(int node)
 	return 0;
 }
 
+/* A hugetlbfs file's pages, allocated (and cleared) by fallocate(2). */
+static void *map_hugetlbfs(unsigned long bytes)
+{
+	char path[64];
+	void *p;
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/hugepages/cptest-%d", getpid());
+	fd = open(path, O_CREAT | O_RDWR | O_EXCL, 0600);
+	if (fd < 0)
+		return NULL;
+	unlink(path);
+	if (fallocate(fd, 0, 0, bytes) < 0) {
+		close(fd);
+		return NULL;
+	}
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	return p == MAP_FAILED ? NULL : p;
+}
+
 /* Map @bytes of the kind, aligned for huge pages; NULL on failure. */
 static void *map_kind(enum kind kind, unsigned long bytes)
 {
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 	char *raw, *aligned;
 
+	if (kind == KIND_HUGETLBFS)
+		return map_hugetlbfs(bytes);
 	if (kind == KIND_HUGETLB) {
 		raw = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 			   flags | MAP_HUGETLB, -1, 0);
@@ -256,6 +281,8 @@ static int parse_kind(const char *s, enum kind *kind)
 		*kind = KIND_THP;
 	else if (!strcmp(s, "hugetlb"))
 		*kind = KIND_HUGETLB;
+	else if (!strcmp(s, "hugetlbfs"))
+		*kind = KIND_HUGETLBFS;
 	else
 		return -1;
 	return 0;
@@ -263,7 +290,10 @@ static int parse_kind(const char *s, enum kind *kind)
 
 static const char *kind_name(enum kind kind)
 {
-	return kind == KIND_4K ? "4k" : kind == KIND_THP ? "thp" : "hugetlb";
+	static const char *const names[] = { "4k", "thp", "hugetlb",
+					     "hugetlbfs" };
+
+	return names[kind];
 }
 
 static int cmd_fault(int argc, char **argv)

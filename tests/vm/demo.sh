@@ -25,4 +25,5 @@ meson compile -C build >/dev/null
 mkdir -p build/vm-logs
 exec "$top/tests/vm/run-vm.sh" --kernel "$kernel" --suite smoke \
 	--module "build/kmod-$kernel/clearpage.ko" --cptest build/tests/cptest \
+	--bin build/daemon/clearpagectl \
 	--append "init_on_alloc=0 hugepages=32" --log "build/vm-logs/demo-$kernel.log"

@@ -6,8 +6,11 @@
 # suite, and judge the serial log.
 #
 #   tests/vm/run-vm.sh --kernel VERSION --suite NAME --module KO --cptest BIN
-#                      [--module-broken KO] [--append "ARGS"] [--log FILE]
-#                      [--timeout SECONDS]
+#                      [--module-broken KO] [--bin PROGRAM]... [--append "ARGS"]
+#                      [--log FILE] [--timeout SECONDS]
+#
+# --bin copies a dynamically linked program into /bin of the initramfs with
+# the shared libraries it needs.
 #
 # Passes only when the guest reached its end marker, reported no failed
 # check, and the kernel log holds no WARN, BUG, Oops, lockdep splat or panic.
@@ -18,6 +21,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 kernel="" suite="" module="" module_broken="" cptest="" append="" log=""
+bins=()
 timeout=1200
 
 while [ $# -gt 0 ]; do
@@ -27,6 +31,7 @@ while [ $# -gt 0 ]; do
 	--module) module=$2; shift 2 ;;
 	--module-broken) module_broken=$2; shift 2 ;;
 	--cptest) cptest=$2; shift 2 ;;
+	--bin) bins+=("$2"); shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
@@ -53,9 +58,16 @@ cp "$busybox" "$root/bin/busybox"
 cp "$here/guest/init" "$root/init"
 cp "$here"/guest/*.sh "$root/tests/"
 cp "$cptest" "$root/bin/cptest"
-cp "$top/kmod/clearpage-unload" "$root/bin/clearpage-unload"
 cp "$module" "$root/modules/clearpage.ko"
 [ -z "$module_broken" ] || cp "$module_broken" "$root/modules/clearpage-broken.ko"
+for bin in "${bins[@]}"; do
+	cp "$bin" "$root/bin/"
+	# The libraries and the dynamic loader, at the paths ldd names.
+	for lib in $(ldd "$bin" | grep -oE '/[^ ]+'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+done
 chmod +x "$root/init" "$root"/tests/*.sh "$root/bin/"*
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz"
 

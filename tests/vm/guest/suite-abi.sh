@@ -125,11 +125,11 @@ check "calibration after calibrate has every strategy" \
 	test "$(cut -d' ' -f1 $CP/node0/calibration | tr '\n' ' ')" = "${avail#kernel } "
 
 # Unload leaves the kernel as it was.
-check "clearpage-unload removes the module" clearpage-unload
+check "clearpagectl unload removes the module" clearpagectl unload
 check "no livepatch left" test ! -e /sys/kernel/livepatch/clearpage
 check "no sysfs tree left" test ! -e $CP
 check "no kprobe left" sh -c "! grep -q vma_alloc_folio $KPROBES"
-check "clearpage-unload when not loaded is harmless" clearpage-unload
+check "clearpagectl unload when not loaded is harmless" clearpagectl unload
 
 # Module parameters.
 check "default_strategy=movq loads" load_module clearpage default_strategy=movq
@@ -148,7 +148,7 @@ pages1=$(( $(stat_value 0 pages_4k_movq) + $(stat_value 0 pages_huge_movq) ))
 info "sample_shift=0: samples +$((samples1 - samples0)), pages +$((pages1 - pages0))"
 check "sample_shift=0 samples every clear" \
 	test $((samples1 - samples0)) -eq $((pages1 - pages0)) -a $((pages1 - pages0)) -ge 1024
-check "clearpage-unload" clearpage-unload
+check "clearpagectl unload" clearpagectl unload
 check "default_strategy=bogus is refused" sh -c '! insmod /modules/clearpage.ko default_strategy=bogus 2>/dev/null'
 check "sample_shift=21 is refused" sh -c '! insmod /modules/clearpage.ko sample_shift=21 2>/dev/null'
 check "nothing left after refused loads" test ! -e $CP -a ! -e /sys/kernel/livepatch/clearpage

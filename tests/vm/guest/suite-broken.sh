@@ -11,4 +11,4 @@ for kind in 4k thp hugetlb; do
 	info "broken movq $kind: $(echo "$out" | tr '\n' ' ')"
 	check "the $kind check catches a missed clear" test $rc -eq 1
 done
-check "clearpage-unload" clearpage-unload
+check "clearpagectl unload" clearpagectl unload

@@ -41,4 +41,4 @@ for s in $avail; do
 		grep -qx '4k inactive: init_on_alloc=1 (the page allocator zeroes every page; boot with init_on_alloc=0 to enable)' $CP/backends
 	check "$s: no kprobe armed" sh -c "! grep -q vma_alloc_folio /sys/kernel/debug/kprobes/list"
 done
-check "clearpage-unload" clearpage-unload
+check "clearpagectl unload" clearpagectl unload

@@ -22,4 +22,5 @@ for s in $(strategies); do
 	done
 done
 cat $CP/backends | while read -r line; do info "backend: $line"; done
-check "clearpage-unload" clearpage-unload
+clearpagectl status | while read -r line; do info "clearpagectl status: $line"; done
+check "clearpagectl unload" clearpagectl unload

@@ -29,6 +29,7 @@ for s in $avail; do
 		fault "$s node$n 4k+dontneed" --kind 4k --node $n --mb ${CPVM_MB:-24} --rounds 2 --dirty --dontneed
 		fault "$s node$n thp+dontneed" --kind thp --node $n --mb ${CPVM_MB:-24} --rounds 2 --dirty --dontneed
 		fault "$s node$n hugetlb+dontneed" --kind hugetlb --node $n --mb 16 --rounds 2 --dirty --dontneed
+		fault "$s node$n hugetlbfs fallocate" --kind hugetlbfs --node $n --mb 8 --rounds 2 --dirty
 		fault "$s node$n 4k in a forked child" --kind 4k --node $n --mb 8 --dirty --fork
 		fault "$s node$n thp in a forked child" --kind thp --node $n --mb 8 --dirty --fork
 	done
@@ -70,7 +71,7 @@ cptest flip --nodes 0,1 --strategies "$(echo $avail | tr ' ' ',')" --interval-ms
 pid_flip=$!
 for cycle in 1 2; do
 	sleep $((seconds / 3))
-	check "unload $cycle under load" clearpage-unload
+	check "unload $cycle under load" clearpagectl unload
 	check "no probe or patch left after unload $cycle" \
 		test ! -e /sys/kernel/livepatch/clearpage -a ! -e $CP
 	check "load again $cycle under load" load_module clearpage
@@ -88,4 +89,4 @@ check "strategies flipped while faulting" grep -Eq 'flips=[1-9]' /tmp/stress/fli
 
 info "zero-page stress checked $total_pages pages"
 check "at least 200000 pages checked ($total_pages)" test $total_pages -ge 200000
-check "clearpage-unload at the end" clearpage-unload
+check "clearpagectl unload at the end" clearpagectl unload

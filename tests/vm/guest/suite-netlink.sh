@@ -1,0 +1,138 @@
+# clearpagectl and the generic netlink family: every command checked against
+# sysfs, errors, privileges, events and uevents in order with their source,
+# -EBUSY for daemon sets on pinned nodes, and a netlink fuzz.
+as_nobody() { su -s /bin/sh nobody -c "$*"; }
+
+# node_json N: node N's object from clearpagectl status --json.
+node_json() { clearpagectl status --json | sed 's/{"node":/\n{"node":/g' | grep "^{\"node\":$1,"; }
+
+# state: strategy and pin of every node, from sysfs.
+state() { for n in $(nodes); do echo "$n:$(current_strategy $n):$(cat $CP/node$n/pinned)"; done | tr '\n' ' '; }
+
+if ! load_module clearpage; then
+	fail "insmod clearpage.ko"
+	return 0
+fi
+avail=$(strategies)
+
+# status, table and JSON, agree with sysfs.
+out=$(clearpagectl status)
+check "status exits 0" test $? -eq 0
+check "status shows every node" sh -c "echo '$out' | grep -q '^node 0: strategy kernel, not pinned' && echo '$out' | grep -q '^node 1: strategy kernel'"
+check "status without a command is status" sh -c "clearpagectl | grep -q '^node 1:'"
+for n in $(nodes); do
+	j=$(node_json $n)
+	check "status --json node$n strategy and pin match sysfs" \
+		sh -c "echo '$j' | grep -q '\"strategy\":\"$(current_strategy $n)\",\"pinned\":false'"
+	while read -r s hot cold; do
+		check "status --json node$n $s calibration matches sysfs ($hot/$cold)" \
+			sh -c "echo '$j' | grep -q '\"name\":\"$s\"[^}]*\"hot_ns\":$hot,\"cold_ns\":$cold}'"
+	done < $CP/node$n/calibration
+	for s in $avail; do
+		check "status --json node$n lists $s" sh -c "echo '$j' | grep -q '\"name\":\"$s\",\"pages_4k\":'"
+	done
+done
+
+# Changes.
+check "set 0 movq" clearpagectl set 0 movq
+check "set is seen in sysfs, pinned" test "$(current_strategy 0):$(cat $CP/node0/pinned)" = movq:1
+check "set all movnti" clearpagectl set all movnti
+check "set all reaches every node" test "$(state)" = "0:movnti:1 1:movnti:1 "
+check "status --json shows the admin as source" sh -c "echo '$(node_json 1)' | grep -q '\"source\":\"admin\"'"
+check "unpin all" clearpagectl unpin all
+check "unpin reaches sysfs" test "$(state)" = "0:movnti:0 1:movnti:0 "
+check "pin 1" clearpagectl pin 1
+check "pin reaches sysfs" test "$(state)" = "0:movnti:0 1:movnti:1 "
+out=$(clearpagectl calibrate 0)
+check "calibrate 0 prints the new calibration" sh -c "echo '$out' | grep -q '^node 0' && echo '$out' | grep -q movnti"
+check "calibrate --json" sh -c "clearpagectl calibrate 1 --json | grep -q '{\"nodes\":\[{\"node\":1,\"strategies\":\[{\"name\":\"rep_stosb\",\"hot_ns\":'"
+check "calibrate all" sh -c "clearpagectl calibrate | grep -c '^node' | grep -qx 2"
+
+# Errors: one line naming the problem, the documented exit code, no change.
+before=$(state)
+expect_exit() {
+	code=$1
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	info "$*: exit $rc: $out"
+	test $rc -eq $code
+}
+check "set on a node without memory exits 2 naming the nodes" \
+	sh -c "out=\$(clearpagectl set 5 movq 2>&1); test \$? -eq 2 && echo \"\$out\" | grep -q 'nodes: 0 1'"
+check "an unknown strategy exits 2 listing the valid ones" \
+	sh -c "out=\$(clearpagectl set 0 foo 2>&1); test \$? -eq 2 && echo \"\$out\" | grep -q 'available: $avail'"
+check "a bad node argument exits 2" expect_exit 2 clearpagectl pin 0x
+check "a missing argument exits 2" expect_exit 2 clearpagectl set 0
+check "an unknown command exits 2" expect_exit 2 clearpagectl frobnicate
+check "--help exits 0" expect_exit 0 clearpagectl --help
+check "non-root set exits 4 and says so" \
+	sh -c "out=\$(su -s /bin/sh nobody -c 'clearpagectl set 0 movq' 2>&1); test \$? -eq 4 && echo \"\$out\" | grep -q 'needs CAP_SYS_ADMIN'"
+check "non-root pin exits 4" sh -c "su -s /bin/sh nobody -c 'clearpagectl unpin 1' 2>/dev/null; test \$? -eq 4"
+check "non-root calibrate exits 4" sh -c "su -s /bin/sh nobody -c 'clearpagectl calibrate 0' 2>/dev/null; test \$? -eq 4"
+check "non-root may read status" sh -c "su -s /bin/sh nobody -c 'clearpagectl status --json' | grep -q '\"node\":1'"
+check "nothing changed by refused commands" test "$(state)" = "$before"
+
+# The daemon's path: -EBUSY on a pinned node, accepted otherwise, unpinned.
+check "daemon set on pinned node 1 is EBUSY" nltest set 1 movq daemon --expect EBUSY
+check "EBUSY changed nothing" test "$(state)" = "$before"
+check "daemon set on unpinned node 0 is accepted" nltest set 0 rep_stosq daemon --expect ok
+check "daemon set does not pin" test "$(current_strategy 0):$(cat $CP/node0/pinned)" = rep_stosq:0
+check "status shows the daemon as source" sh -c "echo '$(node_json 0)' | grep -q '\"source\":\"daemon\"'"
+check "get of an absent node is ENODEV" nltest get 7 --expect ENODEV
+check "get of node 0 is ok" nltest get 0 --expect ok
+if ! echo "$avail" | grep -qw clzero; then
+	check "a strategy this CPU lacks is EOPNOTSUPP" nltest set 0 clzero admin --expect EOPNOTSUPP
+fi
+
+# Events and uevents: every change, in order, with its source.
+clearpagectl monitor --json --count 6 --timeout 60 >/tmp/events 2>/tmp/events.err &
+monitor=$!
+nltest uevents --count 6 --timeout 60 >/tmp/uevents 2>/tmp/uevents.err &
+uevents=$!
+i=0
+while ! grep -q monitoring /tmp/events.err || ! grep -q listening /tmp/uevents.err; do
+	i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1
+done
+echo 0 > $CP/node0/pinned
+echo movq > $CP/node0/strategy
+clearpagectl unpin 0
+nltest set 0 rep_stosq daemon --expect ok >/dev/null
+clearpagectl set 1 movnti
+echo 1 > $CP/node0/pinned
+wait $monitor
+check "monitor received 6 events" test $? -eq 0
+wait $uevents
+check "uevents received 6 change events" test $? -eq 0
+got=$(sed 's/.*"node":\([0-9]*\),"old":"\([a-z_]*\)","new":"\([a-z_]*\)","pinned":\([a-z]*\),"source":"\([a-z]*\)".*/\1 \2>\3 \4 \5/' /tmp/events | tr '\n' ';')
+want="0 rep_stosq>rep_stosq false admin;0 rep_stosq>movq true admin;0 movq>movq false admin;0 movq>rep_stosq false daemon;1 movnti>movnti true admin;0 rep_stosq>rep_stosq true admin;"
+info "events: $got"
+check "events in order with old, new, pin and source" test "$got" = "$want"
+got=$(awk '{ print $3, $4, $5, $6, $7 }' /tmp/uevents | tr '\n' ';')
+want="node0 node=0 strategy=rep_stosq source=admin pinned=0;node0 node=0 strategy=movq source=admin pinned=1;node0 node=0 strategy=movq source=admin pinned=0;node0 node=0 strategy=rep_stosq source=daemon pinned=0;node1 node=1 strategy=movnti source=admin pinned=1;node0 node=0 strategy=rep_stosq source=admin pinned=1;"
+info "uevents: $got"
+check "uevents in order with strategy, source and pin" test "$got" = "$want"
+check "uevents are change events" sh -c "test \$(grep -c '^uevent change ' /tmp/uevents) -eq 6"
+
+# Fuzz: as nobody nothing may change; as root, nothing unless a change was
+# accepted. The kernel log must stay clean (checked by the harness).
+before=$(state)
+out=$(su -s /bin/sh nobody -c "nltest fuzz --count ${CPVM_FUZZ:-10000} --seed 1")
+check "fuzz as nobody ran: $out" sh -c "echo '$out' | grep -q 'sent=${CPVM_FUZZ:-10000} acked_ok=[0-9]* errors=[0-9]* mutating_acked=0'"
+check "fuzz as nobody changed nothing" test "$(state)" = "$before"
+out=$(nltest fuzz --count ${CPVM_FUZZ:-10000} --seed 2)
+check "fuzz as root ran: $out" sh -c "echo '$out' | grep -q '^sent=${CPVM_FUZZ:-10000} '"
+if echo "$out" | grep -q 'mutating_acked=0'; then
+	check "fuzz as root changed nothing (no change was accepted)" test "$(state)" = "$before"
+else
+	info "fuzz as root: some changes were valid and accepted: $(state)"
+fi
+check "the module still answers after the fuzz" sh -c "clearpagectl status --json | grep -q '\"node\":1'"
+
+# unload, and the commands without the module.
+check "clearpagectl unload removes the module" clearpagectl unload
+check "nothing left after unload" test ! -e $CP -a ! -e /sys/kernel/livepatch/clearpage
+check "unload when not loaded exits 0" clearpagectl unload
+check "status without the module exits 3 with how to load it" \
+	sh -c "out=\$(clearpagectl status 2>&1); test \$? -eq 3 && echo \"\$out\" | grep -q \"modprobe clearpage\""
+check "monitor without the module exits 3" expect_exit 3 clearpagectl monitor --count 1

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nltest: netlink and uevent checks run inside the test VM.
+ *
+ *   nltest set NODE STRATEGY admin|daemon --expect ok|ERRNO_NAME
+ *   nltest get NODE --expect ok|ERRNO_NAME
+ *       One request through libclearpage; prints the result and the
+ *       kernel's extended ack message; exits 0 when it is the expected one.
+ *   nltest fuzz [--count N] [--seed S] [--uid UID]
+ *       Send N malformed, truncated or random messages to the clearpage
+ *       family on a raw socket (after dropping to UID): random commands,
+ *       attributes of wrong types and sizes, nested garbage, huge node ids,
+ *       lengths that lie. Prints "sent=N acked_ok=K errors=E
+ *       mutating_acked=M" where M counts accepted changes.
+ *   nltest uevents [--count N] [--timeout S]
+ *       Print the kernel's uevents of subsystem "clearpage" as received by a
+ *       libudev kernel monitor, one line each, until N arrived.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include <libudev.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+
+#include "../../daemon/lib/clearpage-client.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+static const char *errno_name(int err)
+{
+	const char *name;
+
+	if (!err)
+		return "ok";
+	name = strerrorname_np(-err);
+	return name ? name : "?";
+}
+
+static int expect_result(int err, struct cp_client *client, const char *what,
+			 const char *expect)
+{
+	const char *got = errno_name(err);
+
+	printf("%s: %s%s%s\n", what, got, client && *cp_client_error(client) ? ": " : "",
+	       client ? cp_client_error(client) : "");
+	return strcmp(got, expect) ? 1 : 0;
+}
+
+static int cmd_set(int argc, char **argv)
+{
+	struct cp_client *client;
+	int strategy, source, err;
+
+	if (argc != 7 || strcmp(argv[5], "--expect"))
+		return 2;
+	strategy = cp_strategy_from_name(argv[3]);
+	source = !strcmp(argv[4], "daemon") ? CLEARPAGE_SOURCE_DAEMON :
+					       CLEARPAGE_SOURCE_ADMIN;
+	err = cp_client_open(&client);
+	if (err)
+		return expect_result(err, NULL, "open", argv[6]);
+	err = cp_set_strategy(client, strtoul(argv[2], NULL, 0),
+			      strategy < 0 ? 255 : strategy, source);
+	err = expect_result(err, client, "set", argv[6]);
+	cp_client_close(client);
+	return err;
+}
+
+static int cmd_get(int argc, char **argv)
+{
+	struct cp_node_info info;
+	struct cp_client *client;
+	int err;
+
+	if (argc != 5 || strcmp(argv[3], "--expect"))
+		return 2;
+	err = cp_client_open(&client);
+	if (err)
+		return expect_result(err, NULL, "open", argv[4]);
+	err = cp_get_node(client, strtoul(argv[2], NULL, 0), &info);
+	err = expect_result(err, client, "get", argv[4]);
+	cp_client_close(client);
+	return err;
+}
+
+/* Fuzzing. */
+static unsigned int rnd(unsigned int n)
+{
+	return n ? (unsigned int)random() % n : 0;
+}
+
+static char *put_attr(char *p, char *end, uint16_t type, const void *data,
+		      uint16_t len)
+{
+	struct nlattr *a = (struct nlattr *)p;
+
+	if (p + NLA_ALIGN(NLA_HDRLEN + len) > end)
+		return p;
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	if (len)
+		memcpy(p + NLA_HDRLEN, data, len);
+	return p + NLA_ALIGN(a->nla_len);
+}
+
+static char *random_attrs(char *p, char *end, int depth)
+{
+	static const uint32_t huge_ids[] = { 2, 3, 1023, 1024, 65535,
+					     0x7fffffff, 0xffffffff };
+	unsigned char payload[64];
+	int i, n = rnd(6);
+
+	for (i = 0; i < n; i++) {
+		uint16_t type = rnd(14), len = rnd(20);
+		uint32_t id = huge_ids[rnd(7)];
+		size_t b;
+
+		for (b = 0; b < sizeof(payload); b++)
+			payload[b] = random();
+		switch (rnd(4)) {
+		case 0:	/* a huge or absent node id, correctly typed */
+			p = put_attr(p, end, CLEARPAGE_A_NODE, &id, 4);
+			break;
+		case 1:	/* nested garbage */
+			if (depth < 3) {
+				struct nlattr *nest = (struct nlattr *)p;
+				char *inner;
+
+				if (p + NLA_HDRLEN > end)
+					break;
+				inner = random_attrs(p + NLA_HDRLEN, end,
+						     depth + 1);
+				nest->nla_type = NLA_F_NESTED | rnd(12);
+				nest->nla_len = inner - p;
+				p = inner;
+				break;
+			}
+			/* fall through */
+		default: /* any type, any size */
+			if (rnd(8) == 0)
+				type |= NLA_F_NESTED;
+			p = put_attr(p, end, type, payload, len);
+			break;
+		}
+	}
+	return p;
+}
+
+static bool is_mutating(uint8_t cmd)
+{
+	return cmd == CLEARPAGE_CMD_SET_STRATEGY ||
+	       cmd == CLEARPAGE_CMD_SET_PINNED || cmd == CLEARPAGE_CMD_CALIBRATE;
+}
+
+struct fuzz_stats {
+	long sent, acked_ok, errors, mutating_acked;
+};
+
+/*
+ * Read what the kernel answered until the ack or the end of a dump for our
+ * sequence number; messages the kernel drops silently get 20 ms.
+ */
+static void drain(int fd, uint32_t seq, uint8_t cmd, struct fuzz_stats *s)
+{
+	char buf[16384];
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	ssize_t n;
+
+	while (poll(&pfd, 1, 20) > 0) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+		bool finished = false;
+
+		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n <= 0)
+			return;
+		for (; NLMSG_OK(nlh, n); nlh = NLMSG_NEXT(nlh, n)) {
+			struct nlmsgerr *e = NLMSG_DATA(nlh);
+
+			if (nlh->nlmsg_seq != seq)
+				continue;
+			if (nlh->nlmsg_type == NLMSG_DONE)
+				finished = true;
+			if (nlh->nlmsg_type != NLMSG_ERROR)
+				continue;
+			finished = true;
+			if (e->error) {
+				s->errors++;
+			} else {
+				s->acked_ok++;
+				if (is_mutating(cmd))
+					s->mutating_acked++;
+			}
+		}
+		if (finished)
+			return;
+	}
+}
+
+static int cmd_fuzz(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "count", required_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ 0 }
+	};
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK };
+	struct fuzz_stats s = { 0 };
+	long count = 10000, i;
+	int c, fd, family, one = 1, uid = -1;
+	unsigned int seed = 1;
+	struct nl_sock *resolver;
+	char buf[1024];
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			count = atol(optarg);
+			break;
+		case 's':
+			seed = strtoul(optarg, NULL, 0);
+			break;
+		case 'u':
+			uid = atoi(optarg);
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (uid >= 0 && (setgid(uid) || setuid(uid))) {
+		perror("nltest fuzz: setuid");
+		return 2;
+	}
+	resolver = nl_socket_alloc();
+	if (!resolver || genl_connect(resolver) < 0 ||
+	    (family = genl_ctrl_resolve(resolver, CLEARPAGE_GENL_NAME)) < 0) {
+		fprintf(stderr, "nltest fuzz: cannot resolve the clearpage family\n");
+		return 2;
+	}
+	nl_socket_free(resolver);
+	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		perror("nltest fuzz: socket");
+		return 2;
+	}
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	srandom(seed);
+
+	for (i = 0; i < count; i++) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+		struct genlmsghdr *g = NLMSG_DATA(nlh);
+		char *p = (char *)g + GENL_HDRLEN, *end = buf + sizeof(buf);
+		size_t len;
+		uint8_t cmd;
+
+		memset(buf, 0, sizeof(buf));
+		cmd = rnd(4) ? 1 + rnd(CLEARPAGE_CMD_MAX + 2) : random();
+		/* Calibration is slow and valid nodes would run it: only
+		 * send it with attributes that cannot name a real node. */
+		if (cmd == CLEARPAGE_CMD_CALIBRATE)
+			cmd = CLEARPAGE_CMD_SET_PINNED;
+		g->cmd = cmd;
+		g->version = rnd(8) ? CLEARPAGE_GENL_VERSION : random();
+		g->reserved = rnd(16) ? 0 : random();
+		p = random_attrs(p, end, 0);
+		len = p - buf;
+		nlh->nlmsg_type = family;
+		nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK |
+				   (rnd(6) ? 0 : NLM_F_DUMP);
+		nlh->nlmsg_seq = i + 1;
+		nlh->nlmsg_len = len;
+		switch (rnd(10)) {
+		case 0:	/* the header claims more than is sent */
+			nlh->nlmsg_len = len + 1 + rnd(64);
+			break;
+		case 1:	/* truncated: less than a genetlink header */
+			len = NLMSG_HDRLEN + rnd(GENL_HDRLEN);
+			nlh->nlmsg_len = len;
+			break;
+		case 2:	/* the last attribute cut short */
+			if (len > NLMSG_HDRLEN + GENL_HDRLEN + 2)
+				len -= 1 + rnd(3);
+			nlh->nlmsg_len = len;
+			break;
+		default:
+			break;
+		}
+		if (send(fd, buf, len, 0) >= 0)
+			s.sent++;
+		drain(fd, nlh->nlmsg_seq, cmd, &s);
+	}
+	close(fd);
+	printf("sent=%ld acked_ok=%ld errors=%ld mutating_acked=%ld\n", s.sent,
+	       s.acked_ok, s.errors, s.mutating_acked);
+	return 0;
+}
+
+static int cmd_uevents(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "count", required_argument, NULL, 'c' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ 0 }
+	};
+	long count = 1, timeout = 10, seen = 0;
+	struct udev_monitor *monitor;
+	struct pollfd pfd;
+	struct udev *udev;
+	time_t deadline;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c == 'c')
+			count = atol(optarg);
+		else if (c == 't')
+			timeout = atol(optarg);
+		else
+			return 2;
+	}
+	udev = udev_new();
+	monitor = udev ? udev_monitor_new_from_netlink(udev, "kernel") : NULL;
+	if (!monitor ||
+	    udev_monitor_filter_add_match_subsystem_devtype(monitor, "clearpage",
+							    NULL) < 0 ||
+	    udev_monitor_enable_receiving(monitor) < 0) {
+		fprintf(stderr, "nltest uevents: cannot open a kernel uevent monitor\n");
+		return 2;
+	}
+	fprintf(stderr, "nltest: listening\n");
+	pfd.fd = udev_monitor_get_fd(monitor);
+	pfd.events = POLLIN;
+	deadline = time(NULL) + timeout;
+	while (seen < count && time(NULL) < deadline) {
+		struct udev_device *dev;
+
+		if (poll(&pfd, 1, 200) <= 0)
+			continue;
+		dev = udev_monitor_receive_device(monitor);
+		if (!dev)
+			continue;
+		printf("uevent %s %s node=%s strategy=%s source=%s pinned=%s\n",
+		       udev_device_get_action(dev), udev_device_get_sysname(dev),
+		       udev_device_get_property_value(dev, "CLEARPAGE_NODE") ?: "-",
+		       udev_device_get_property_value(dev, "CLEARPAGE_STRATEGY") ?: "-",
+		       udev_device_get_property_value(dev, "CLEARPAGE_SOURCE") ?: "-",
+		       udev_device_get_property_value(dev, "CLEARPAGE_PINNED") ?: "-");
+		fflush(stdout);
+		udev_device_unref(dev);
+		seen++;
+	}
+	udev_monitor_unref(monitor);
+	udev_unref(udev);
+	return seen < count ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: nltest set|get|fuzz|uevents ...\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[1], "set"))
+		return cmd_set(argc, argv);
+	if (!strcmp(argv[1], "get"))
+		return cmd_get(argc, argv);
+	if (!strcmp(argv[1], "fuzz"))
+		return cmd_fuzz(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "uevents"))
+		return cmd_uevents(argc - 1, argv + 1);
+	fprintf(stderr, "nltest: unknown command %s\n", argv[1]);
+	return 2;
+}
