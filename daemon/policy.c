@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The adaptive policy of clearpaged; see policy.h. */
+#include "policy.h"
+
+void policy_config_defaults(struct policy_config *config)
+{
+	*config = (struct policy_config){
+		.up_threshold = 0.6,
+		.down_threshold = 0.4,
+		.margin = 0.10,
+		.dwell = 3,
+		.rate_limit = 10,
+		.confirm = 3,
+		.revert_tolerance = 0.05,
+		.backoff = 60,
+		.min_samples = 8,
+		.min_spread = 1.25,
+		.probe_interval = 30,
+		.hot_strategy = -1,
+		.cold_strategy = -1,
+	};
+}
+
+void policy_node_init(struct policy_node *node, int strategy)
+{
+	*node = (struct policy_node){
+		.strategy = strategy,
+		.proposal = -1,
+		.switched_from = -1,
+		/* A fresh node may switch as soon as the dwell time allows. */
+		.since_switch = ~0U >> 1,
+	};
+}
+
+static bool usable(unsigned int allowed,
+		   const struct policy_calibration *calibration, int strategy)
+{
+	return strategy >= 0 && strategy < CLEARPAGE_STRATEGY_COUNT &&
+	       (allowed & (1U << strategy)) && calibration->valid[strategy] &&
+	       calibration->hot_ns[strategy] > 0 &&
+	       calibration->cold_ns[strategy] > 0;
+}
+
+bool policy_pick_strategies(const struct policy_config *config,
+			    unsigned int allowed,
+			    const struct policy_calibration *calibration,
+			    int *hot, int *cold)
+{
+	int s;
+
+	*hot = config->hot_strategy;
+	if (*hot < 0)
+		*hot = usable(allowed, calibration, CLEARPAGE_STRATEGY_REP_STOSB) ?
+			       CLEARPAGE_STRATEGY_REP_STOSB :
+			       CLEARPAGE_STRATEGY_KERNEL;
+	*cold = config->cold_strategy;
+	if (*cold < 0)
+		for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+			if (usable(allowed, calibration, s) &&
+			    (*cold < 0 ||
+			     calibration->cold_ns[s] < calibration->cold_ns[*cold]))
+				*cold = s;
+	if (!usable(allowed, calibration, *hot) ||
+	    !usable(allowed, calibration, *cold) || *hot == *cold)
+		return false;
+	/* The cold strategy must really be cheaper on cold pages. */
+	return calibration->cold_ns[*hot] >=
+	       config->min_spread * calibration->cold_ns[*cold];
+}
+
+double policy_cold_fraction(const struct policy_config *config,
+			    const struct policy_calibration *calibration,
+			    int strategy, const struct policy_sample *sample)
+{
+	double hot, cold, fraction;
+
+	if (strategy < 0 || strategy >= CLEARPAGE_STRATEGY_COUNT ||
+	    !calibration->valid[strategy] || sample->ns_per_page <= 0)
+		return -1;
+	hot = calibration->hot_ns[strategy];
+	cold = calibration->cold_ns[strategy];
+	/* Hot and cold too close: the measurement cannot tell them apart. */
+	if (hot <= 0 || cold < config->min_spread * hot)
+		return -1;
+	fraction = (sample->ns_per_page - hot) / (cold - hot);
+	return fraction < 0 ? 0 : fraction > 1 ? 1 : fraction;
+}
+
+double policy_predict(const struct policy_calibration *calibration,
+		      int strategy, double cold_fraction)
+{
+	return calibration->hot_ns[strategy] +
+	       cold_fraction * (calibration->cold_ns[strategy] -
+				calibration->hot_ns[strategy]);
+}
+
+static void hold(struct policy_decision *decision, const char *reason)
+{
+	decision->action = POLICY_HOLD;
+	decision->reason = reason;
+}
+
+static void forget_proposal(struct policy_node *node)
+{
+	node->proposal = -1;
+	node->streak = 0;
+}
+
+/* After a switch: did the new strategy do worse than the old one did? */
+static bool confirm_step(const struct policy_config *config,
+			 struct policy_node *node,
+			 const struct policy_sample *sample,
+			 struct policy_decision *decision)
+{
+	double mean;
+
+	node->confirm_ns_sum += sample->ns_per_page;
+	node->confirm_intervals++;
+	if (--node->confirm_left)
+		return false;
+	mean = node->confirm_ns_sum / node->confirm_intervals;
+	if (mean <= node->before_ns * (1 + config->revert_tolerance))
+		return false;
+	decision->action = POLICY_REVERT;
+	decision->to = node->switched_from;
+	decision->reason = "the switch did worse than before it";
+	decision->predicted_gain = (mean - node->before_ns) / mean;
+	return true;
+}
+
+void policy_step(const struct policy_config *config, unsigned int allowed,
+		 const struct policy_calibration *calibration,
+		 struct policy_node *node, const struct policy_sample *sample,
+		 bool pinned, struct policy_decision *decision)
+{
+	double current_ns, target_ns;
+	int hot, cold, target;
+
+	*decision = (struct policy_decision){
+		.action = POLICY_HOLD,
+		.from = node->strategy,
+		.to = node->strategy,
+		.cold_fraction = -1,
+		.ns_per_page = sample->ns_per_page,
+	};
+	if (node->since_switch < ~0U >> 1)
+		node->since_switch++;
+	if (node->backoff_left)
+		node->backoff_left--;
+
+	if (pinned) {
+		forget_proposal(node);
+		node->confirm_left = 0;
+		return hold(decision, "pinned by an administrator");
+	}
+	if (sample->samples < config->min_samples) {
+		forget_proposal(node);
+		return hold(decision, "too few pages cleared to measure");
+	}
+	if (!policy_pick_strategies(config, allowed, calibration, &hot, &cold)) {
+		forget_proposal(node);
+		return hold(decision, "calibration shows no usable hot/cold difference");
+	}
+	if (node->confirm_left && confirm_step(config, node, sample, decision))
+		return;
+	if (node->confirm_left)
+		return hold(decision, "confirming the last switch");
+	decision->cold_fraction = policy_cold_fraction(config, calibration,
+						       node->strategy, sample);
+	if (decision->cold_fraction < 0) {
+		forget_proposal(node);
+		if (node->strategy != cold || node->backoff_left ||
+		    node->since_switch < config->probe_interval)
+			return hold(decision, "the current strategy's cost does not tell hot from cold");
+		decision->action = POLICY_SWITCH;
+		decision->to = hot;
+		decision->probe = true;
+		decision->reason = "probing whether the pages turned hot";
+		return;
+	}
+
+	if (decision->cold_fraction >= config->up_threshold)
+		target = cold;
+	else if (decision->cold_fraction <= config->down_threshold)
+		target = hot;
+	else
+		target = node->strategy;
+	if (target == node->strategy) {
+		forget_proposal(node);
+		return hold(decision, "the current strategy fits");
+	}
+	current_ns = policy_predict(calibration, node->strategy,
+				    decision->cold_fraction);
+	target_ns = policy_predict(calibration, target, decision->cold_fraction);
+	decision->predicted_gain = (current_ns - target_ns) / current_ns;
+	if (decision->predicted_gain < config->margin) {
+		forget_proposal(node);
+		return hold(decision, "predicted gain below the margin");
+	}
+	if (node->proposal == target) {
+		node->streak++;
+	} else {
+		node->proposal = target;
+		node->streak = 1;
+	}
+	if (node->backoff_left)
+		return hold(decision, "backing off after a revert");
+	if (node->streak < config->dwell)
+		return hold(decision, "waiting for the dwell time");
+	if (node->since_switch < config->rate_limit)
+		return hold(decision, "rate limited");
+	decision->action = POLICY_SWITCH;
+	decision->to = target;
+	decision->reason = target == cold ? "pages are mostly cold" :
+					    "pages are mostly hot";
+}
+
+void policy_applied(const struct policy_config *config,
+		    struct policy_node *node,
+		    const struct policy_decision *decision)
+{
+	if (decision->action == POLICY_HOLD)
+		return;
+	node->strategy = decision->to;
+	node->since_switch = 0;
+	forget_proposal(node);
+	node->confirm_ns_sum = 0;
+	node->confirm_intervals = 0;
+	if (decision->action == POLICY_SWITCH) {
+		node->switched_from = decision->from;
+		node->probing = decision->probe;
+		node->confirm_left = config->confirm;
+		node->before_ns = decision->ns_per_page;
+	} else {
+		node->confirm_left = 0;
+		/* A failed probe only waits for the next probe interval. */
+		node->backoff_left = node->probing ? 0 : config->backoff;
+		node->probing = false;
+	}
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The adaptive policy of clearpaged: pure functions over plain structs, no
+ * I/O, so that it is tested without root and driven by the replay benchmark
+ * exactly as the daemon drives it.
+ *
+ * Each interval, per node: estimate the cold fraction of the pages cleared
+ * from where the measured ns/page lies between the calibrated hot and cold
+ * cost of the current strategy; predict every allowed strategy's cost at that
+ * fraction; propose the hot strategy below the down threshold and the cold
+ * strategy above the up threshold (hysteresis between them); switch only when
+ * the predicted gain exceeds the margin for dwell consecutive intervals and
+ * the node has not switched within the rate limit. After a switch, confirm:
+ * if the measured cost over the confirmation intervals is worse than before
+ * the switch by more than the tolerance, revert and back off.
+ *
+ * A non-temporal cold strategy costs about the same on hot and cold pages,
+ * so while it runs the zeroing cost cannot show the pages turning hot. Every
+ * probe_interval intervals the policy then tries the hot strategy; the
+ * confirmation reverts the probe if the pages are still cold.
+ */
+#ifndef CLEARPAGED_POLICY_H
+#define CLEARPAGED_POLICY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <uapi/clearpage.h>
+
+struct policy_config {
+	double up_threshold;		/* cold fraction to go cold, 0..1 */
+	double down_threshold;		/* cold fraction to go hot, < up */
+	double margin;			/* predicted gain needed, fraction */
+	unsigned int dwell;		/* intervals a proposal must hold */
+	unsigned int rate_limit;	/* intervals between two switches */
+	unsigned int confirm;		/* intervals measured after a switch */
+	double revert_tolerance;	/* worse than predicted by this: revert */
+	unsigned int backoff;		/* intervals without switching after */
+	uint64_t min_samples;		/* timed clears needed in an interval */
+	double min_spread;		/* cold/hot needed for a usable calibration */
+	unsigned int probe_interval;	/* intervals on a flat cold strategy
+					 * before trying the hot one again */
+	int hot_strategy;		/* -1: rep_stosb if allowed, else kernel */
+	int cold_strategy;		/* -1: best allowed by cold calibration */
+};
+
+void policy_config_defaults(struct policy_config *config);
+
+struct policy_calibration {
+	bool valid[CLEARPAGE_STRATEGY_COUNT];
+	double hot_ns[CLEARPAGE_STRATEGY_COUNT];
+	double cold_ns[CLEARPAGE_STRATEGY_COUNT];
+};
+
+/* What one interval measured on a node, for its current strategy. */
+struct policy_sample {
+	uint64_t samples;		/* timed clears in the interval */
+	double ns_per_page;		/* their mean */
+};
+
+enum policy_action {
+	POLICY_HOLD,
+	POLICY_SWITCH,
+	POLICY_REVERT,
+};
+
+struct policy_decision {
+	enum policy_action action;
+	int from;
+	int to;
+	const char *reason;		/* one short phrase, for logs */
+	double cold_fraction;		/* -1 when unknown */
+	double ns_per_page;
+	double predicted_gain;		/* fraction of the current cost */
+	bool probe;			/* a SWITCH that only tries */
+};
+
+struct policy_node {
+	int strategy;			/* what the node runs now */
+	int proposal;			/* -1: none */
+	unsigned int streak;		/* intervals the proposal held */
+	unsigned int since_switch;
+	unsigned int backoff_left;
+	/* Confirmation of the last switch. */
+	unsigned int confirm_left;
+	int switched_from;
+	bool probing;			/* the last switch was a probe */
+	double before_ns;		/* measured cost before the switch */
+	double confirm_ns_sum;
+	unsigned int confirm_intervals;
+};
+
+void policy_node_init(struct policy_node *node, int strategy);
+
+/*
+ * Resolve the configured hot and cold strategies against @allowed (a bit per
+ * strategy) and the calibration: returns false when no usable pair exists.
+ */
+bool policy_pick_strategies(const struct policy_config *config,
+			    unsigned int allowed,
+			    const struct policy_calibration *calibration,
+			    int *hot, int *cold);
+
+/* The cold fraction of @sample under @strategy, or -1 when it can't be told. */
+double policy_cold_fraction(const struct policy_config *config,
+			    const struct policy_calibration *calibration,
+			    int strategy, const struct policy_sample *sample);
+
+/* Predicted ns/page of @strategy at @cold_fraction. */
+double policy_predict(const struct policy_calibration *calibration,
+		      int strategy, double cold_fraction);
+
+/*
+ * One interval for one node. @pinned nodes are never changed. The caller
+ * applies a SWITCH or REVERT and then calls policy_applied(); in dry-run it
+ * logs the decision and does not.
+ */
+void policy_step(const struct policy_config *config, unsigned int allowed,
+		 const struct policy_calibration *calibration,
+		 struct policy_node *node, const struct policy_sample *sample,
+		 bool pinned, struct policy_decision *decision);
+
+void policy_applied(const struct policy_config *config,
+		    struct policy_node *node,
+		    const struct policy_decision *decision);
+
+#endif /* CLEARPAGED_POLICY_H */

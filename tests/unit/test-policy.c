@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The policy over synthetic traces. A node's measured ns/page is modelled
+ * from the calibration measured on an AMD EPYC (Zen 3) in user space
+ * (DESIGN.md): cost = hot + cold_fraction * (cold - hot) of the strategy the
+ * node runs, plus deterministic noise. Run with -v to print the trace.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../daemon/policy.h"
+
+static int passed, failed, verbose;
+
+#define CHECK(cond, ...)                                \
+	do {                                            \
+		if (cond) {                             \
+			passed++;                       \
+			printf("PASS: ");               \
+		} else {                                \
+			failed++;                       \
+			printf("FAIL: ");               \
+		}                                       \
+		printf(__VA_ARGS__);                    \
+		printf("\n");                           \
+	} while (0)
+
+static const char *const names[] = CLEARPAGE_STRATEGY_NAMES;
+
+/* ns per 4 KiB page, hot (16 KiB buffer) and cold (2 GiB buffer). */
+static void epyc_calibration(struct policy_calibration *c)
+{
+	static const double hot[] = { 70, 70, 75, 90, 203, 175 };
+	static const double cold[] = { 411, 411, 420, 423, 206, 124 };
+	int s;
+
+	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		c->valid[s] = true;
+		c->hot_ns[s] = hot[s];
+		c->cold_ns[s] = cold[s];
+	}
+}
+
+/* Intel-like: everything but clzero. */
+#define ALLOWED_NO_CLZERO 0x1f
+
+struct run {
+	struct policy_config config;
+	struct policy_calibration calibration;
+	unsigned int allowed;
+	struct policy_node node;
+	int switches, reverts;
+	int intervals_on[CLEARPAGE_STRATEGY_COUNT];
+	int last_switch_at;
+	int min_gap;
+	double total_ns;
+};
+
+static void run_init(struct run *r)
+{
+	memset(r, 0, sizeof(*r));
+	policy_config_defaults(&r->config);
+	epyc_calibration(&r->calibration);
+	r->allowed = ALLOWED_NO_CLZERO;
+	policy_node_init(&r->node, CLEARPAGE_STRATEGY_KERNEL);
+	r->last_switch_at = -1000;
+	r->min_gap = 1000;
+}
+
+/* Deterministic noise in [-amplitude, amplitude]. */
+static double noise(int i, double amplitude)
+{
+	return amplitude * sin(i * 12.9898) * cos(i * 78.233);
+}
+
+/*
+ * One interval at @cold_fraction; @penalty multiplies the measured cost (a
+ * strategy that does worse in reality than calibrated). Returns the action.
+ */
+static enum policy_action interval(struct run *r, int i, double cold_fraction,
+				   double noise_ns, bool pinned, bool dry_run,
+				   double penalty)
+{
+	const struct policy_calibration *c = &r->calibration;
+	int s = r->node.strategy;
+	struct policy_sample sample = { .samples = 64 };
+	struct policy_decision d;
+
+	sample.ns_per_page = (c->hot_ns[s] + cold_fraction *
+			      (c->cold_ns[s] - c->hot_ns[s]) + noise(i, noise_ns)) *
+			     penalty;
+	r->total_ns += sample.ns_per_page;
+	r->intervals_on[s]++;
+	policy_step(&r->config, r->allowed, c, &r->node, &sample, pinned, &d);
+	if (verbose || (d.action != POLICY_HOLD && !(dry_run && i > 0 &&
+						     r->switches < 0)))
+		printf("  interval %3d  cold %.2f  %-9s %6.0f ns  %s%s%s%s  (%s)\n",
+		       i, d.cold_fraction, names[s], sample.ns_per_page,
+		       d.action == POLICY_SWITCH ? "switch -> " :
+		       d.action == POLICY_REVERT ? "revert -> " : "hold",
+		       d.action == POLICY_HOLD ? "" : names[d.to],
+		       dry_run && d.action != POLICY_HOLD ? " (dry run)" : "",
+		       "", d.reason);
+	if (d.action != POLICY_HOLD && !dry_run) {
+		policy_applied(&r->config, &r->node, &d);
+		if (d.action == POLICY_SWITCH)
+			r->switches++;
+		else
+			r->reverts++;
+		if (i - r->last_switch_at < r->min_gap)
+			r->min_gap = i - r->last_switch_at;
+		r->last_switch_at = i;
+	}
+	return d.action;
+}
+
+static void test_phases(void)
+{
+	struct run r;
+	int i, cold_at = -1, hot_at = -1;
+
+	printf("phases: 20 hot, 40 cold, 40 hot intervals\n");
+	run_init(&r);
+	for (i = 0; i < 100; i++) {
+		double f = i < 20 ? 0.05 : i < 60 ? 0.95 : 0.05;
+
+		interval(&r, i, f, 5, false, false, 1.0);
+		if (cold_at < 0 && r.node.strategy == CLEARPAGE_STRATEGY_MOVNTI)
+			cold_at = i;
+		if (cold_at >= 0 && hot_at < 0 && i >= 60 &&
+		    r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB)
+			hot_at = i;
+	}
+	CHECK(cold_at >= 20 && cold_at <= 20 + 3,
+	      "cold phase: switched to movnti within the dwell time (interval %d)",
+	      cold_at);
+	CHECK(hot_at >= 60 && hot_at <= 60 + 30 + 3,
+	      "hot phase: back to rep_stosb within a probe interval (interval %d)",
+	      hot_at);
+	CHECK(r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB,
+	      "ends on the hot strategy");
+	CHECK(r.switches <= 4, "few switches (%d) and reverts (%d)", r.switches,
+	      r.reverts);
+}
+
+static void test_static(void)
+{
+	struct run r;
+	int i;
+
+	run_init(&r);
+	for (i = 0; i < 200; i++)
+		interval(&r, i, 0.05, 5, false, false, 1.0);
+	CHECK(r.switches == 0 && r.node.strategy == CLEARPAGE_STRATEGY_KERNEL,
+	      "all hot: kernel (rep stosb) is kept, no switch");
+
+	run_init(&r);
+	for (i = 0; i < 200; i++)
+		interval(&r, i, 0.95, 5, false, false, 1.0);
+	CHECK(r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI] >= 175,
+	      "all cold: runs movnti %d of 200 intervals",
+	      r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI]);
+	CHECK(r.switches - r.reverts <= 2 && r.reverts <= 200 / 30,
+	      "all cold: only probes that are reverted (%d switches, %d reverts)",
+	      r.switches, r.reverts);
+}
+
+static void test_noise(void)
+{
+	struct run r;
+	int i;
+
+	run_init(&r);
+	r.config.rate_limit = r.config.dwell;
+	/* Runs of about three intervals either side of both thresholds. */
+	for (i = 0; i < 300; i++)
+		interval(&r, i, 0.5 + 0.25 * sin(i * 0.7), 20, false, false,
+			 1.0);
+	CHECK(r.min_gap >= (int)r.config.dwell && r.switches <= 300 / 3,
+	      "noise around the thresholds: at most one switch per dwell window (min gap %d, %d switches)",
+	      r.min_gap, r.switches);
+}
+
+static void test_pinned_and_dry_run(void)
+{
+	struct run r;
+	int i, proposed = 0;
+
+	run_init(&r);
+	for (i = 0; i < 100; i++)
+		interval(&r, i, 0.95, 5, true, false, 1.0);
+	CHECK(r.switches == 0 && r.node.strategy == CLEARPAGE_STRATEGY_KERNEL,
+	      "a pinned node never changes");
+
+	run_init(&r);
+	r.switches = -1;	/* print the first dry-run proposal only */
+	for (i = 0; i < 100; i++)
+		proposed += interval(&r, i, 0.95, 5, false, true, 1.0) ==
+			    POLICY_SWITCH;
+	r.switches = 0;
+	CHECK(r.switches == 0 && r.node.strategy == CLEARPAGE_STRATEGY_KERNEL &&
+	      proposed > 0,
+	      "dry run: decides (%d proposals) and changes nothing", proposed);
+}
+
+static void test_revert(void)
+{
+	struct run r;
+	int i;
+
+	run_init(&r);
+	/* movnti does far worse here than calibrated (e.g. the application
+	 * reads every page right after the fault). */
+	for (i = 0; i < 30; i++)
+		interval(&r, i, 0.95, 5, false, false,
+			 r.node.strategy == CLEARPAGE_STRATEGY_MOVNTI ? 3.0 : 1.0);
+	CHECK(r.reverts >= 1 && r.node.strategy == CLEARPAGE_STRATEGY_KERNEL,
+	      "a switch that made things worse is reverted (%d reverts)",
+	      r.reverts);
+	CHECK(r.switches == 1, "and the policy backs off (%d switches)",
+	      r.switches);
+}
+
+static void test_degenerate(void)
+{
+	struct run r;
+	struct policy_sample sample = { .samples = 64, .ns_per_page = 500 };
+	struct policy_decision d;
+	int s, i;
+
+	/* Emulated CPUs: hot == cold for every strategy. */
+	run_init(&r);
+	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		r.calibration.cold_ns[s] = r.calibration.hot_ns[s] = 500;
+	for (i = 0; i < 100; i++)
+		interval(&r, i, i % 2 ? 1.0 : 0.0, 50, false, false, 1.0);
+	CHECK(r.switches == 0, "hot == cold calibration: holds still");
+
+	run_init(&r);
+	sample.samples = 0;
+	policy_step(&r.config, r.allowed, &r.calibration, &r.node, &sample,
+		    false, &d);
+	CHECK(d.action == POLICY_HOLD, "no pages cleared: no decision (%s)",
+	      d.reason);
+
+	run_init(&r);
+	r.calibration.valid[CLEARPAGE_STRATEGY_KERNEL] = false;
+	sample.samples = 64;
+	for (i = 0; i < 20; i++)
+		policy_step(&r.config, r.allowed, &r.calibration, &r.node,
+			    &sample, false, &d);
+	CHECK(d.action == POLICY_HOLD,
+	      "an uncalibrated current strategy: no guess (%s)", d.reason);
+
+	run_init(&r);
+	r.allowed = 1U << CLEARPAGE_STRATEGY_KERNEL;
+	for (i = 0; i < 50; i++)
+		interval(&r, i, 0.95, 5, false, false, 1.0);
+	CHECK(r.switches == 0, "only kernel allowed (unlisted CPU): monitor only");
+}
+
+static void test_pick(void)
+{
+	struct policy_config config;
+	struct policy_calibration c;
+	int hot, cold;
+
+	policy_config_defaults(&config);
+	epyc_calibration(&c);
+	CHECK(policy_pick_strategies(&config, 0x3f, &c, &hot, &cold) &&
+	      hot == CLEARPAGE_STRATEGY_REP_STOSB &&
+	      cold == CLEARPAGE_STRATEGY_CLZERO,
+	      "AMD: hot rep_stosb, cold clzero");
+	CHECK(policy_pick_strategies(&config, ALLOWED_NO_CLZERO, &c, &hot,
+				     &cold) &&
+	      cold == CLEARPAGE_STRATEGY_MOVNTI,
+	      "without clzero: cold movnti");
+	CHECK(policy_pick_strategies(&config, 0x1d, &c, &hot, &cold) &&
+	      hot == CLEARPAGE_STRATEGY_KERNEL,
+	      "without rep_stosb: hot is kernel");
+	config.cold_strategy = CLEARPAGE_STRATEGY_MOVQ;
+	CHECK(!policy_pick_strategies(&config, ALLOWED_NO_CLZERO, &c, &hot,
+				      &cold),
+	      "a configured cold strategy no cheaper on cold pages is refused");
+}
+
+int main(int argc, char **argv)
+{
+	verbose = argc > 1 && !strcmp(argv[1], "-v");
+	test_pick();
+	test_phases();
+	test_static();
+	test_noise();
+	test_pinned_and_dry_run();
+	test_revert();
+	test_degenerate();
+	printf("%d passed, %d failed, 0 skipped\n", passed, failed);
+	return failed ? 1 : 0;
+}
