@@ -101,11 +101,14 @@ echo "CPVM-SUMMARY: $dkms_passed passed, $dkms_failed failed, 0 skipped" >>"$dkm
 # One closing line over every check: unit tests and each VM suite's checks.
 total_passed=0 total_failed=0 total_skipped=0
 count() {
-	set -- $(sed -n 's/^\(CPVM-SUMMARY: \)\{0,1\}\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\2 \3 \4/p' "$1" | tail -n 1)
-	[ $# = 3 ] || return 1
-	total_passed=$((total_passed + $1))
-	total_failed=$((total_failed + $2))
-	total_skipped=$((total_skipped + $3))
+	local found=0 p f k
+	while read -r p f k; do
+		total_passed=$((total_passed + p))
+		total_failed=$((total_failed + f))
+		total_skipped=$((total_skipped + k))
+		found=1
+	done < <(sed -n 's/^\(CPVM-SUMMARY: \)\{0,1\}\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\2 \3 \4/p' "$1")
+	[ $found = 1 ]
 }
 count "$build/meson-logs/testlog.txt" || total_failed=$((total_failed + 1))
 for log in "$logs"/*.log; do

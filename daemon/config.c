@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/* clearpaged's configuration files; see config.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "config.h"
+
+#define DEFAULT_ALLOWLIST "/usr/share/clearpaged/cpu-allowlist.conf"
+
+static const char *const strategy_names[] = CLEARPAGE_STRATEGY_NAMES;
+
+enum value_type { T_BOOL, T_DOUBLE, T_UINT, T_U64, T_STRATEGY, T_PATH,
+		  T_LOG_LEVEL };
+
+struct key {
+	const char *section;
+	const char *name;
+	enum value_type type;
+	size_t offset;
+	double min, max;
+};
+
+#define K(section, name, type, field, min, max) \
+	{ section, name, type, offsetof(struct daemon_config, field), min, max }
+
+static const struct key keys[] = {
+	K("Daemon", "Interval", T_DOUBLE, interval, 0.1, 3600),
+	K("Daemon", "DryRun", T_BOOL, dry_run, 0, 0),
+	K("Daemon", "LogLevel", T_LOG_LEVEL, log_level, 0, 0),
+	K("Policy", "UpThreshold", T_DOUBLE, policy.up_threshold, 0, 1),
+	K("Policy", "DownThreshold", T_DOUBLE, policy.down_threshold, 0, 1),
+	K("Policy", "Margin", T_DOUBLE, policy.margin, 0, 10),
+	K("Policy", "DwellIntervals", T_UINT, policy.dwell, 1, 3600),
+	K("Policy", "RateLimitIntervals", T_UINT, policy.rate_limit, 0, 86400),
+	K("Policy", "ConfirmIntervals", T_UINT, policy.confirm, 1, 3600),
+	K("Policy", "RevertTolerance", T_DOUBLE, policy.revert_tolerance, 0, 10),
+	K("Policy", "BackoffIntervals", T_UINT, policy.backoff, 0, 86400),
+	K("Policy", "ProbeIntervals", T_UINT, policy.probe_interval, 1, 86400),
+	K("Policy", "MinSamples", T_U64, policy.min_samples, 1, 1e9),
+	K("Policy", "MinSpread", T_DOUBLE, policy.min_spread, 1, 100),
+	K("Policy", "HotStrategy", T_STRATEGY, policy.hot_strategy, 0, 0),
+	K("Policy", "ColdStrategy", T_STRATEGY, policy.cold_strategy, 0, 0),
+	K("CPU", "AllowList", T_PATH, allowlist, 0, 0),
+	K("CPU", "AllowUnlistedCPU", T_BOOL, allow_unlisted_cpu, 0, 0),
+};
+
+static const char *const log_levels[] = {
+	[CONFIG_LOG_ERR] = "err", [CONFIG_LOG_WARNING] = "warning",
+	[CONFIG_LOG_NOTICE] = "notice", [CONFIG_LOG_INFO] = "info",
+	[CONFIG_LOG_DEBUG] = "debug",
+};
+
+void config_defaults(struct daemon_config *config)
+{
+	int i;
+
+	memset(config, 0, sizeof(*config));
+	config->interval = 1;
+	config->log_level = CONFIG_LOG_INFO;
+	policy_config_defaults(&config->policy);
+	snprintf(config->allowlist, sizeof(config->allowlist), "%s",
+		 DEFAULT_ALLOWLIST);
+	for (i = 0; i < CONFIG_MAX_NODES; i++)
+		config->node_strategy[i] = -1;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = { "1", "yes", "true", "on" };
+	static const char *const no[] = { "0", "no", "false", "off" };
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		if (!strcasecmp(v, yes[i]) || !strcasecmp(v, no[i])) {
+			*out = !strcasecmp(v, yes[i]);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int parse_strategy(const char *v, bool allow_none, int *out)
+{
+	int s;
+
+	if (allow_none && (!strcmp(v, "auto") || !strcmp(v, "none"))) {
+		*out = -1;
+		return 0;
+	}
+	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		if (!strcmp(v, strategy_names[s])) {
+			*out = s;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+#define FAIL(...) (snprintf(error, error_size, __VA_ARGS__), -EINVAL)
+
+static int set_value(struct daemon_config *c, const struct key *k,
+		     const char *v, const char *where, char *error,
+		     size_t error_size)
+{
+	void *field = (char *)c + k->offset;
+	char *end;
+	double d;
+	int i;
+
+	switch (k->type) {
+	case T_BOOL:
+		if (parse_bool(v, field))
+			return FAIL("%s: %s=%s: expected yes or no", where,
+				    k->name, v);
+		return 0;
+	case T_DOUBLE:
+	case T_UINT:
+	case T_U64:
+		errno = 0;
+		d = strtod(v, &end);
+		if (errno || end == v || *end || !isfinite(d) || d < k->min ||
+		    d > k->max || (k->type != T_DOUBLE && d != floor(d)))
+			return FAIL("%s: %s=%s: expected %s from %g to %g", where,
+				    k->name, v,
+				    k->type == T_DOUBLE ? "a number" :
+							  "a whole number",
+				    k->min, k->max);
+		if (k->type == T_DOUBLE)
+			*(double *)field = d;
+		else if (k->type == T_UINT)
+			*(unsigned int *)field = d;
+		else
+			*(uint64_t *)field = d;
+		return 0;
+	case T_STRATEGY:
+		if (parse_strategy(v, true, field))
+			return FAIL("%s: %s=%s: expected auto or one of kernel rep_stosb rep_stosq movq movnti clzero",
+				    where, k->name, v);
+		return 0;
+	case T_PATH:
+		if (v[0] != '/' || strlen(v) >= CONFIG_PATH_MAX)
+			return FAIL("%s: %s=%s: expected an absolute path", where,
+				    k->name, v);
+		strcpy(field, v);
+		return 0;
+	case T_LOG_LEVEL:
+		for (i = CONFIG_LOG_ERR; i <= CONFIG_LOG_DEBUG; i++) {
+			if (!strcmp(v, log_levels[i])) {
+				*(int *)field = i;
+				return 0;
+			}
+		}
+		return FAIL("%s: %s=%s: expected err, warning, notice, info or debug",
+			    where, k->name, v);
+	}
+	return -EINVAL;
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t' || *s == '\r')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+static void warn_at(config_warn_fn warn, void *arg, const char *fmt,
+		    const char *where, const char *what, const char *section)
+{
+	char message[512];
+
+	if (!warn)
+		return;
+	snprintf(message, sizeof(message), fmt, where, what, section);
+	warn(message, arg);
+}
+
+int config_parse(struct daemon_config *config, const char *path,
+		 const char *text, config_warn_fn warn, void *warn_arg,
+		 char *error, size_t error_size)
+{
+	char *copy = strdup(text), *line, *next, section[64] = "";
+	unsigned int number = 0;
+	int node = -1, err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (line = copy; line && !err; line = next) {
+		char where[CONFIG_PATH_MAX + 32], *s, *eq, *name, *value;
+		size_t i;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		number++;
+		snprintf(where, sizeof(where), "%s:%u", path, number);
+		s = trim(line);
+		if (!*s || *s == '#' || *s == ';')
+			continue;
+		if (*s == '[') {
+			char *close = strchr(s, ']');
+			char *end;
+			long id;
+
+			if (!close || close[1] != '\0' || close - s - 1 >= (long)sizeof(section)) {
+				err = FAIL("%s: expected a section header like [Policy]", where);
+				break;
+			}
+			memcpy(section, s + 1, close - s - 1);
+			section[close - s - 1] = '\0';
+			node = -1;
+			if (!strncmp(section, "Node.", 5)) {
+				errno = 0;
+				id = strtol(section + 5, &end, 10);
+				if (errno || end == section + 5 || *end || id < 0 ||
+				    id >= CONFIG_MAX_NODES) {
+					err = FAIL("%s: [%s]: expected [Node.N] with N from 0 to %d",
+						   where, section, CONFIG_MAX_NODES - 1);
+					break;
+				}
+				node = id;
+			} else if (strcmp(section, "Daemon") && strcmp(section, "Policy") &&
+				   strcmp(section, "CPU")) {
+				warn_at(warn, warn_arg, "%s: unknown section [%s], ignored%s",
+					where, section, "");
+			}
+			continue;
+		}
+		eq = strchr(s, '=');
+		if (!eq) {
+			err = FAIL("%s: expected Key=Value", where);
+			break;
+		}
+		*eq = '\0';
+		name = trim(s);
+		value = trim(eq + 1);
+		if (!*section) {
+			err = FAIL("%s: %s= outside of a section", where, name);
+			break;
+		}
+		if (node >= 0) {
+			if (strcmp(name, "Strategy")) {
+				warn_at(warn, warn_arg, "%s: unknown key '%s' in [%s], ignored",
+					where, name, section);
+			} else if (parse_strategy(value, true,
+						  &config->node_strategy[node])) {
+				err = FAIL("%s: Strategy=%s: expected none or one of kernel rep_stosb rep_stosq movq movnti clzero",
+					   where, value);
+			}
+			continue;
+		}
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (!strcmp(keys[i].section, section) &&
+			    !strcmp(keys[i].name, name))
+				break;
+		if (i == sizeof(keys) / sizeof(keys[0])) {
+			warn_at(warn, warn_arg, "%s: unknown key '%s' in [%s], ignored",
+				where, name, section);
+			continue;
+		}
+		err = set_value(config, &keys[i], value, where, error,
+				error_size);
+	}
+	free(copy);
+	return err;
+}
+
+int config_check(const struct daemon_config *config, char *error,
+		 size_t error_size)
+{
+	if (config->policy.down_threshold >= config->policy.up_threshold)
+		return FAIL("[Policy] DownThreshold=%g must be below UpThreshold=%g",
+			    config->policy.down_threshold,
+			    config->policy.up_threshold);
+	return 0;
+}
+
+static int read_file(const char *path, char **text)
+{
+	FILE *f = fopen(path, "re");
+	size_t size;
+
+	if (!f)
+		return -errno;
+	*text = malloc(1 << 20);
+	if (!*text) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	size = fread(*text, 1, (1 << 20) - 1, f);
+	(*text)[size] = '\0';
+	fclose(f);
+	return 0;
+}
+
+static int apply_file(struct daemon_config *config, const char *path,
+		      config_warn_fn warn, void *warn_arg, char *error,
+		      size_t error_size)
+{
+	char *text = NULL;
+	int err = read_file(path, &text);
+
+	if (err) {
+		snprintf(error, error_size, "%s: %s", path, strerror(-err));
+		return err;
+	}
+	err = config_parse(config, path, text, warn, warn_arg, error,
+			   error_size);
+	free(text);
+	return err;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Drop-in names from @dir ending in .conf, added to @names if new. */
+static void collect_dropins(const char *dir, char ***names, size_t *count)
+{
+	DIR *d = opendir(dir);
+	struct dirent *entry;
+	size_t i, len;
+
+	if (!d)
+		return;
+	while ((entry = readdir(d))) {
+		char **grown;
+
+		len = strlen(entry->d_name);
+		if (len < 6 || strcmp(entry->d_name + len - 5, ".conf"))
+			continue;
+		for (i = 0; i < *count; i++)
+			if (!strcmp((*names)[i], entry->d_name))
+				break;
+		if (i < *count)
+			continue;
+		grown = realloc(*names, (*count + 1) * sizeof(**names));
+		if (!grown)
+			break;
+		*names = grown;
+		(*names)[(*count)++] = strdup(entry->d_name);
+	}
+	closedir(d);
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+int config_load(struct daemon_config *config, const char *root,
+		config_warn_fn warn, void *warn_arg, char *error,
+		size_t error_size)
+{
+	char path[2 * CONFIG_PATH_MAX], etc_dir[CONFIG_PATH_MAX],
+		lib_dir[CONFIG_PATH_MAX];
+	struct daemon_config *next = malloc(sizeof(*next));
+	char **names = NULL;
+	size_t count = 0, i;
+	int err = 0;
+
+	if (!next)
+		return -ENOMEM;
+	config_defaults(next);
+	snprintf(path, sizeof(path), "%s/etc/clearpaged.conf", root);
+	if (!exists(path))
+		snprintf(path, sizeof(path), "%s/usr/lib/clearpaged/clearpaged.conf",
+			 root);
+	if (exists(path))
+		err = apply_file(next, path, warn, warn_arg, error, error_size);
+
+	snprintf(etc_dir, sizeof(etc_dir), "%s/etc/clearpaged.conf.d", root);
+	snprintf(lib_dir, sizeof(lib_dir), "%s/usr/lib/clearpaged/clearpaged.conf.d",
+		 root);
+	collect_dropins(etc_dir, &names, &count);
+	collect_dropins(lib_dir, &names, &count);
+	qsort(names, count, sizeof(*names), compare_names);
+	for (i = 0; i < count; i++) {
+		if (!err && names[i]) {
+			snprintf(path, sizeof(path), "%s/%s", etc_dir, names[i]);
+			if (!exists(path))
+				snprintf(path, sizeof(path), "%s/%s", lib_dir,
+					 names[i]);
+			err = apply_file(next, path, warn, warn_arg, error,
+					 error_size);
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (!err)
+		err = config_check(next, error, error_size);
+	if (!err)
+		*config = *next;
+	free(next);
+	return err;
+}
+
+static const char *strategy_or_auto(int strategy)
+{
+	return strategy < 0 ? "auto" : strategy_names[strategy];
+}
+
+void config_print(const struct daemon_config *c, FILE *out)
+{
+	const struct policy_config *p = &c->policy;
+	int n;
+
+	fprintf(out, "[Daemon]\nInterval=%g\nDryRun=%s\nLogLevel=%s\n\n",
+		c->interval, c->dry_run ? "yes" : "no", log_levels[c->log_level]);
+	fprintf(out,
+		"[Policy]\nUpThreshold=%g\nDownThreshold=%g\nMargin=%g\n"
+		"DwellIntervals=%u\nRateLimitIntervals=%u\nConfirmIntervals=%u\n"
+		"RevertTolerance=%g\nBackoffIntervals=%u\nProbeIntervals=%u\n"
+		"MinSamples=%llu\nMinSpread=%g\nHotStrategy=%s\nColdStrategy=%s\n\n",
+		p->up_threshold, p->down_threshold, p->margin, p->dwell,
+		p->rate_limit, p->confirm, p->revert_tolerance, p->backoff,
+		p->probe_interval, (unsigned long long)p->min_samples,
+		p->min_spread, strategy_or_auto(p->hot_strategy),
+		strategy_or_auto(p->cold_strategy));
+	fprintf(out, "[CPU]\nAllowList=%s\nAllowUnlistedCPU=%s\n", c->allowlist,
+		c->allow_unlisted_cpu ? "yes" : "no");
+	for (n = 0; n < CONFIG_MAX_NODES; n++)
+		if (c->node_strategy[n] >= 0)
+			fprintf(out, "\n[Node.%d]\nStrategy=%s\n", n,
+				strategy_names[c->node_strategy[n]]);
+}

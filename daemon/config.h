@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * clearpaged's configuration: systemd-style INI files.
+ *
+ *   <root>/usr/lib/clearpaged/clearpaged.conf      shipped defaults
+ *   <root>/etc/clearpaged.conf                     replaces the one above
+ *   <root>/usr/lib/clearpaged/clearpaged.conf.d/NAME.conf
+ *   <root>/etc/clearpaged.conf.d/NAME.conf         drop-ins; /etc wins for a
+ *                                                  name in both
+ *
+ * Drop-ins apply after the main file, in lexical order of their names. An
+ * unknown section or key is a warning with file:line; an invalid value fails
+ * the load with file:line and the valid range, and the configuration in use
+ * stays as it was.
+ */
+#ifndef CLEARPAGED_CONFIG_H
+#define CLEARPAGED_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "policy.h"
+
+#define CONFIG_MAX_NODES 1024
+#define CONFIG_PATH_MAX 256
+
+enum config_log_level {
+	CONFIG_LOG_ERR = 3,
+	CONFIG_LOG_WARNING = 4,
+	CONFIG_LOG_NOTICE = 5,
+	CONFIG_LOG_INFO = 6,
+	CONFIG_LOG_DEBUG = 7,
+};
+
+struct daemon_config {
+	/* [Daemon] */
+	double interval;		/* Interval=, seconds */
+	bool dry_run;			/* DryRun= */
+	int log_level;			/* LogLevel= */
+	/* [Policy] */
+	struct policy_config policy;
+	/* [CPU] */
+	char allowlist[CONFIG_PATH_MAX];	/* AllowList= */
+	bool allow_unlisted_cpu;		/* AllowUnlistedCPU= */
+	/* [Node.N] Strategy=: an administrator's pin, -1 for none */
+	int node_strategy[CONFIG_MAX_NODES];
+};
+
+typedef void (*config_warn_fn)(const char *message, void *arg);
+
+void config_defaults(struct daemon_config *config);
+
+/*
+ * Load every file under @root ("" for /). On success fills @config and
+ * returns 0; on failure returns -EINVAL (or -errno) with one line in @error
+ * and leaves @config untouched.
+ */
+int config_load(struct daemon_config *config, const char *root,
+		config_warn_fn warn, void *warn_arg, char *error,
+		size_t error_size);
+
+/* Apply one file's text (for tests and fuzzing). */
+int config_parse(struct daemon_config *config, const char *path,
+		 const char *text, config_warn_fn warn, void *warn_arg,
+		 char *error, size_t error_size);
+
+/* Checks across keys (DownThreshold < UpThreshold, ...). */
+int config_check(const struct daemon_config *config, char *error,
+		 size_t error_size);
+
+/* The effective configuration as an INI file. */
+void config_print(const struct daemon_config *config, FILE *out);
+
+#endif /* CLEARPAGED_CONFIG_H */

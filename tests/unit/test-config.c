@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpaged's configuration and CPU allowlist without root: drop-in order,
+ * every error path with file:line, warnings for unknown keys, a failed load
+ * leaving the configuration as it was, and allowlist matching of the shipped
+ * file (path in argv[1]).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../daemon/allowlist.h"
+#include "../../daemon/config.h"
+
+static int passed, failed;
+static char warnings[4096];
+
+#define CHECK(cond, ...)                                \
+	do {                                            \
+		printf("%s: ", (cond) ? "PASS" : "FAIL"); \
+		printf(__VA_ARGS__);                    \
+		printf("\n");                           \
+		if (cond)                               \
+			passed++;                       \
+		else                                    \
+			failed++;                       \
+	} while (0)
+
+static void collect_warning(const char *message, void *arg)
+{
+	(void)arg;
+	strncat(warnings, message, sizeof(warnings) - strlen(warnings) - 2);
+	strcat(warnings, "\n");
+}
+
+static void write_file(const char *root, const char *path, const char *text)
+{
+	char full[512], dir[512], *slash;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	snprintf(dir, sizeof(dir), "%s", full);
+	for (slash = strchr(dir + strlen(root) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(dir, 0755);
+		*slash = '/';
+	}
+	f = fopen(full, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_dropins(const char *root)
+{
+	struct daemon_config c;
+	char error[512] = "";
+	int err;
+
+	write_file(root, "/usr/lib/clearpaged/clearpaged.conf",
+		   "[Daemon]\nInterval=5\n[Policy]\nMargin=0.5\n");
+	write_file(root, "/usr/lib/clearpaged/clearpaged.conf.d/10-vendor.conf",
+		   "[Policy]\nDwellIntervals=7\nMargin=0.3\n");
+	write_file(root, "/usr/lib/clearpaged/clearpaged.conf.d/30-lib.conf",
+		   "[Policy]\nConfirmIntervals=9\n");
+	write_file(root, "/etc/clearpaged.conf.d/20-site.conf",
+		   "[Policy]\nMargin=0.2\n[Node.1]\nStrategy=movnti\n");
+	write_file(root, "/etc/clearpaged.conf.d/30-lib.conf",
+		   "[Policy]\nConfirmIntervals=4\n");
+	write_file(root, "/etc/clearpaged.conf.d/ignored.txt", "garbage\n");
+	err = config_load(&c, root, collect_warning, NULL, error, sizeof(error));
+	CHECK(err == 0, "drop-ins load (%s)", error);
+	CHECK(c.interval == 5 && c.policy.dwell == 7,
+	      "the main file and the drop-ins all apply");
+	CHECK(c.policy.margin == 0.2,
+	      "drop-ins apply in lexical order, after the main file (Margin=%g)",
+	      c.policy.margin);
+	CHECK(c.policy.confirm == 4,
+	      "an /etc drop-in replaces the /usr/lib one of the same name");
+	CHECK(c.node_strategy[1] == CLEARPAGE_STRATEGY_MOVNTI &&
+	      c.node_strategy[0] == -1,
+	      "[Node.1] Strategy= pins node 1 only");
+
+	write_file(root, "/etc/clearpaged.conf", "[Daemon]\nDryRun=yes\n");
+	err = config_load(&c, root, collect_warning, NULL, error, sizeof(error));
+	CHECK(err == 0 && c.dry_run && c.interval == 1,
+	      "/etc/clearpaged.conf replaces the shipped main file");
+}
+
+static void test_errors(void)
+{
+	static const struct {
+		const char *text;
+		const char *message;
+	} cases[] = {
+		{ "[Daemon]\nInterval=0\n", "t.conf:2: Interval=0: expected a number from 0.1 to 3600" },
+		{ "[Daemon]\nInterval=fast\n", "t.conf:2: Interval=fast: expected a number" },
+		{ "[Daemon]\nDryRun=maybe\n", "t.conf:2: DryRun=maybe: expected yes or no" },
+		{ "[Daemon]\nLogLevel=loud\n", "t.conf:2: LogLevel=loud: expected err, warning" },
+		{ "[Policy]\nUpThreshold=1.5\n", "t.conf:2: UpThreshold=1.5: expected a number from 0 to 1" },
+		{ "[Policy]\nDwellIntervals=2.5\n", "t.conf:2: DwellIntervals=2.5: expected a whole number from 1 to 3600" },
+		{ "[Policy]\nDwellIntervals=-1\n", "t.conf:2: DwellIntervals=-1: expected a whole number" },
+		{ "[Policy]\nColdStrategy=fast\n", "t.conf:2: ColdStrategy=fast: expected auto or one of" },
+		{ "[CPU]\nAllowList=relative/path\n", "t.conf:2: AllowList=relative/path: expected an absolute path" },
+		{ "[Node.x]\nStrategy=movq\n", "t.conf:1: [Node.x]: expected [Node.N] with N from 0 to 1023" },
+		{ "[Node.1024]\n", "t.conf:1: [Node.1024]: expected [Node.N]" },
+		{ "[Node.0]\nStrategy=MOVQ\n", "t.conf:2: Strategy=MOVQ: expected none or one of" },
+		{ "[Policy]\nMargin\n", "t.conf:2: expected Key=Value" },
+		{ "Margin=1\n", "t.conf:1: Margin= outside of a section" },
+		{ "[Policy\n", "t.conf:1: expected a section header" },
+		{ "# comment\n\n[Policy] x\n", "t.conf:3: expected a section header" },
+	};
+	struct daemon_config c;
+	char error[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		config_defaults(&c);
+		error[0] = '\0';
+		CHECK(config_parse(&c, "t.conf", cases[i].text, NULL, NULL,
+				   error, sizeof(error)) == -EINVAL &&
+		      !strncmp(error, cases[i].message, strlen(cases[i].message)),
+		      "error with file:line: %s", error);
+	}
+	config_defaults(&c);
+	config_parse(&c, "t.conf", "[Policy]\nUpThreshold=0.3\n", NULL, NULL,
+		     error, sizeof(error));
+	CHECK(config_check(&c, error, sizeof(error)) == -EINVAL &&
+	      strstr(error, "DownThreshold=0.4 must be below UpThreshold=0.3"),
+	      "thresholds checked across keys: %s", error);
+}
+
+static void test_warnings(void)
+{
+	struct daemon_config c;
+	char error[512];
+
+	config_defaults(&c);
+	warnings[0] = '\0';
+	CHECK(config_parse(&c, "w.conf",
+			   "[Policy]\nMargn=0.2\n[Extra]\nX=1\n[Node.0]\nStrategi=movq\n",
+			   collect_warning, NULL, error, sizeof(error)) == 0,
+	      "unknown keys and sections do not fail the load");
+	CHECK(strstr(warnings, "w.conf:2: unknown key 'Margn' in [Policy], ignored") &&
+	      strstr(warnings, "w.conf:3: unknown section [Extra], ignored") &&
+	      strstr(warnings, "w.conf:6: unknown key 'Strategi' in [Node.0], ignored"),
+	      "each unknown key or section warns with file:line");
+}
+
+static void test_failed_load_keeps_config(const char *root)
+{
+	struct daemon_config c, before;
+	char error[512];
+
+	config_defaults(&c);
+	c.interval = 42;
+	before = c;
+	write_file(root, "/etc/clearpaged.conf.d/99-bad.conf",
+		   "[Daemon]\nInterval=-3\n");
+	CHECK(config_load(&c, root, NULL, NULL, error, sizeof(error)) == -EINVAL &&
+	      !memcmp(&c, &before, sizeof(c)),
+	      "a bad drop-in fails the load and changes nothing (%s)", error);
+}
+
+static void test_print_round_trip(void)
+{
+	struct daemon_config a, b;
+	char error[512], *text;
+	size_t size;
+	FILE *f;
+
+	config_defaults(&a);
+	a.interval = 2.5;
+	a.dry_run = true;
+	a.policy.cold_strategy = CLEARPAGE_STRATEGY_CLZERO;
+	a.node_strategy[3] = CLEARPAGE_STRATEGY_MOVQ;
+	f = open_memstream(&text, &size);
+	config_print(&a, f);
+	fclose(f);
+	config_defaults(&b);
+	CHECK(config_parse(&b, "printed", text, NULL, NULL, error,
+			   sizeof(error)) == 0 && !memcmp(&a, &b, sizeof(a)),
+	      "the printed configuration parses back to the same");
+	free(text);
+}
+
+static void test_allowlist(const char *shipped)
+{
+	const struct allowlist_entry *e;
+	struct allowlist list;
+	char error[512] = "";
+
+	CHECK(allowlist_load(&list, shipped, error, sizeof(error)) == 0 &&
+	      list.count >= 6,
+	      "the shipped allowlist parses (%zu entries) %s", list.count, error);
+	e = allowlist_match(&list, "GenuineIntel", 6, 85, 7);
+	CHECK(e && (e->strategies & (1 << CLEARPAGE_STRATEGY_MOVQ)),
+	      "Cascade Lake (6/0x55) may use movq");
+	e = allowlist_match(&list, "GenuineIntel", 6, 0x6c, 1);
+	CHECK(e != NULL, "Ice Lake-D (6/0x6c) is listed");
+	e = allowlist_match(&list, "AuthenticAMD", 0x19, 1, 1);
+	CHECK(e && (e->strategies & (1 << CLEARPAGE_STRATEGY_CLZERO)) &&
+	      (e->strategies & (1 << CLEARPAGE_STRATEGY_KERNEL)),
+	      "Zen 3 may use clzero, and kernel always");
+	CHECK(!allowlist_match(&list, "GenuineIntel", 6, 0xcf, 2) &&
+	      !allowlist_match(&list, "AuthenticAMD", 0xf, 0x6b, 1),
+	      "other CPUs are unlisted (this host's, TCG's)");
+	allowlist_free(&list);
+
+	CHECK(allowlist_parse(&list, "a.conf",
+			      "GenuineIntel 6 0x50-0x5f * movq\nGenuineIntel 6 * * movnti\n",
+			      error, sizeof(error)) == 0 &&
+	      allowlist_match(&list, "GenuineIntel", 6, 0x55, 0)->line == 1 &&
+	      allowlist_match(&list, "GenuineIntel", 6, 0x6a, 0)->line == 2,
+	      "ranges, and the first matching line wins");
+	allowlist_free(&list);
+	CHECK(allowlist_parse(&list, "a.conf", "# c\nGenuineIntel 6 0x55 * movqq\n",
+			      error, sizeof(error)) == -EINVAL &&
+	      !strncmp(error, "a.conf:2: unknown strategy", 26),
+	      "unknown strategy: %s", error);
+	CHECK(allowlist_parse(&list, "a.conf", "GenuineIntel 6 0x60-0x50 * movq\n",
+			      error, sizeof(error)) == -EINVAL &&
+	      !strncmp(error, "a.conf:1: family, model and stepping", 36),
+	      "inverted range: %s", error);
+	CHECK(allowlist_parse(&list, "a.conf", "GenuineIntel 6\n", error,
+			      sizeof(error)) == -EINVAL &&
+	      !strncmp(error, "a.conf:1: expected: VENDOR", 26),
+	      "missing fields: %s", error);
+	CHECK(allowlist_parse(&list, "a.conf", "GenuineIntel 6 1 1\n", error,
+			      sizeof(error)) == -EINVAL &&
+	      strstr(error, "no strategy listed"),
+	      "no strategies: %s", error);
+}
+
+int main(int argc, char **argv)
+{
+	char root[] = "/tmp/clearpaged-test-XXXXXX";
+
+	if (argc < 2 || !mkdtemp(root)) {
+		fprintf(stderr, "usage: test-config ALLOWLIST\n");
+		return 2;
+	}
+	test_dropins(root);
+	test_errors();
+	test_warnings();
+	test_failed_load_keeps_config(root);
+	test_print_round_trip();
+	test_allowlist(argv[1]);
+	printf("%d passed, %d failed, 0 skipped\n", passed, failed);
+	{
+		char command[128];
+
+		snprintf(command, sizeof(command), "rm -rf '%s'", root);
+		if (system(command))
+			fprintf(stderr, "test-config: could not remove %s\n", root);
+	}
+	return failed ? 1 : 0;
+}
