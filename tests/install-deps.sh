@@ -47,7 +47,7 @@ fi
 
 apt-get update -q
 apt-get install -y -q --no-install-recommends \
-	build-essential meson ninja-build pkg-config \
+	build-essential meson ninja-build pkg-config clang libclang-rt-14-dev \
 	qemu-system-x86 busybox-static cpio gzip kmod dkms \
 	libnl-3-dev libnl-genl-3-dev libsystemd-dev libudev-dev \
 	linux-image-amd64 linux-headers-amd64

@@ -98,6 +98,25 @@ dkms remove "clearpage/$version" --all >>"$dkms_log" 2>&1
 echo "CPVM-SUMMARY: $dkms_passed passed, $dkms_failed failed, 0 skipped" >>"$dkms_log"
 [ $dkms_failed = 0 ] || failed=$((failed + 1))
 
+# libFuzzer on the configuration and allowlist parsers, for a bounded time.
+fuzz_log=$logs/fuzz.log
+fuzz_seconds=${CLEARPAGE_FUZZ_SECONDS:-60}
+corpus=$build/fuzz-corpus
+rm -rf "$corpus" && mkdir -p "$corpus" && cp "$top"/tests/fuzz/corpus/* "$corpus/"
+if clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
+	-I"$top/include" "$top/tests/fuzz/fuzz-config.c" "$top/daemon/config.c" \
+	"$top/daemon/allowlist.c" "$top/daemon/policy.c" -lm \
+	-o "$build/fuzz-config" >"$fuzz_log" 2>&1 &&
+   "$build/fuzz-config" -max_total_time="$fuzz_seconds" -seed=1 \
+	"$corpus" >>"$fuzz_log" 2>&1; then
+	echo "PASS: config parser fuzzed for ${fuzz_seconds}s: $(grep -o 'Done [0-9]* runs' "$fuzz_log")" | tee -a "$fuzz_log"
+	echo "CPVM-SUMMARY: 1 passed, 0 failed, 0 skipped" >>"$fuzz_log"
+else
+	echo "FAIL: config parser fuzzing, see $fuzz_log" | tee -a "$fuzz_log"
+	echo "CPVM-SUMMARY: 0 passed, 1 failed, 0 skipped" >>"$fuzz_log"
+	failed=$((failed + 1))
+fi
+
 # One closing line over every check: unit tests and each VM suite's checks.
 total_passed=0 total_failed=0 total_skipped=0
 count() {

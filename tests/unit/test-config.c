@@ -187,6 +187,40 @@ static void test_print_round_trip(void)
 	free(text);
 }
 
+static void test_shipped_config(const char *path)
+{
+	struct daemon_config shipped, defaults;
+	char error[512] = "", *text = malloc(1 << 16);
+	FILE *f = fopen(path, "r");
+	size_t size = f ? fread(text, 1, (1 << 16) - 1, f) : 0;
+
+	char *line, *node_example;
+
+	if (f)
+		fclose(f);
+	text[size] = '\0';
+	/*
+	 * Each setting is documented as a commented "#Key=default" line:
+	 * uncommented, they must give exactly the built-in defaults. The
+	 * [Node.0] example at the end is left commented.
+	 */
+	node_example = strstr(text, "#[Node.0]");
+	for (line = text; line && (!node_example || line < node_example);
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		if (line[0] == '#' && line[1] >= 'A' && line[1] <= 'Z' &&
+		    strchr(line, '=') && strchr(line, '=') < strchr(line, '\n'))
+			line[0] = ' ';
+	config_defaults(&shipped);
+	config_defaults(&defaults);
+	warnings[0] = '\0';
+	CHECK(size > 0 && config_parse(&shipped, path, text, collect_warning,
+				       NULL, error, sizeof(error)) == 0 &&
+	      !warnings[0] && !memcmp(&shipped, &defaults, sizeof(shipped)),
+	      "the shipped clearpaged.conf documents every default truly %s%s",
+	      error, warnings);
+	free(text);
+}
+
 static void test_allowlist(const char *shipped)
 {
 	const struct allowlist_entry *e;
@@ -239,8 +273,8 @@ int main(int argc, char **argv)
 {
 	char root[] = "/tmp/clearpaged-test-XXXXXX";
 
-	if (argc < 2 || !mkdtemp(root)) {
-		fprintf(stderr, "usage: test-config ALLOWLIST\n");
+	if (argc < 3 || !mkdtemp(root)) {
+		fprintf(stderr, "usage: test-config ALLOWLIST CONFIG\n");
 		return 2;
 	}
 	test_dropins(root);
@@ -249,6 +283,7 @@ int main(int argc, char **argv)
 	test_failed_load_keeps_config(root);
 	test_print_round_trip();
 	test_allowlist(argv[1]);
+	test_shipped_config(argv[2]);
 	printf("%d passed, %d failed, 0 skipped\n", passed, failed);
 	{
 		char command[128];
