@@ -46,6 +46,7 @@ vm() {
 	if "$top/tests/vm/run-vm.sh" --kernel "$kernel" --suite "$suite" \
 		--module "$module" --cptest "$build/tests/cptest" \
 		--bin "$build/daemon/clearpagectl" --bin "$build/tests/nltest" \
+		--bin "$build/daemon/clearpaged" \
 		--append "$cmdline" --log "$logs/$kernel-$suite.log" "$@"; then
 		passed=$((passed + 1))
 	else
@@ -65,6 +66,7 @@ for kernel in $kernels; do
 	module=$module_dir/clearpage.ko
 	vm "$kernel" abi "$module" "init_on_alloc=0"
 	vm "$kernel" netlink "$module" "init_on_alloc=0"
+	vm "$kernel" daemon "$module" "init_on_alloc=0"
 	vm "$kernel" stress "$module" "init_on_alloc=0 hugepages=64"
 	vm "$kernel" initonalloc "$module" "hugepages=32"
 	if [ $first = 1 ]; then

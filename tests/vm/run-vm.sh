@@ -59,6 +59,8 @@ cp "$here/guest/init" "$root/init"
 cp "$here"/guest/*.sh "$root/tests/"
 cp "$cptest" "$root/bin/cptest"
 cp "$module" "$root/modules/clearpage.ko"
+mkdir -p "$root/usr/share/clearpaged"
+cp "$top/conf/cpu-allowlist.conf" "$root/usr/share/clearpaged/"
 [ -z "$module_broken" ] || cp "$module_broken" "$root/modules/clearpage-broken.ko"
 for bin in "${bins[@]}"; do
 	cp "$bin" "$root/bin/"

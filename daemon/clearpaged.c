@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpaged: chooses, per NUMA node, how the kernel zeroes user pages, from
+ * clearpage.ko's measurements. This file parses the command line and loads
+ * the configuration; manager.c runs the event loop, policy.c decides.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "config.h"
+#include "log.h"
+#include "manager.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: clearpaged [OPTIONS]\n\n"
+		"Choose per NUMA node how the kernel zeroes user pages.\n\n"
+		"  --dry-run          decide and log, change nothing\n"
+		"  --check-config     validate the configuration, print it, exit\n"
+		"  --config-root DIR  read the configuration below DIR (for tests)\n"
+		"  -h, --help         this help\n"
+		"      --version      print the version\n\n"
+		"Configuration: /etc/clearpaged.conf, /etc/clearpaged.conf.d/*.conf\n"
+		"(see clearpaged.conf(5)). SIGHUP reloads it.\n");
+}
+
+static void warn_config(const char *message, void *arg)
+{
+	(void)arg;
+	log_line(LOG_WARNING, "%s", message);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "check-config", no_argument, NULL, 'c' },
+		{ "config-root", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	struct daemon_config config;
+	bool dry_run = false, check = false;
+	const char *root = "";
+	char error[512];
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			dry_run = true;
+			break;
+		case 'c':
+			check = true;
+			break;
+		case 'r':
+			root = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("clearpaged %s\n", CLEARPAGE_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "clearpaged: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	log_init(LOG_INFO);
+	if (config_load(&config, root, warn_config, NULL, error, sizeof(error))) {
+		fprintf(stderr, "clearpaged: %s\n", error);
+		return 1;
+	}
+	if (dry_run)
+		config.dry_run = true;
+	if (check) {
+		config_print(&config, stdout);
+		return 0;
+	}
+	log_set_level(config.log_level);
+	return manager_run(&config, root);
+}

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/* clearpaged's manager; see manager.h. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include <libudev.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-event.h>
+
+#include "allowlist.h"
+#include "lib/clearpage-client.h"
+#include "log.h"
+#include "manager.h"
+
+#define CPU_FILE CLEARPAGE_SYSFS_ROOT "/cpu"
+
+struct node_state {
+	bool known;
+	struct policy_node policy;
+	bool have_last;
+	uint64_t last_samples;
+	uint64_t last_sample_ns;
+	int last_strategy;
+	bool pinned;
+	bool changed_by_us;
+	int dry_run_logged;		/* last proposal logged in dry run */
+};
+
+struct manager {
+	struct daemon_config config;
+	const char *config_root;
+	sd_event *event;
+	sd_event_source *timer;
+	sd_event_source *events_source;
+	sd_event_source *udev_source;
+	struct udev *udev;
+	struct udev_monitor *udev_monitor;
+	struct cp_client *client;
+	struct cp_events *events;
+	struct allowlist allowlist;
+	bool allowlist_loaded;
+	unsigned int allowed;
+	bool monitor_only;
+	bool waiting_logged;
+	struct node_state nodes[CONFIG_MAX_NODES];
+	struct cp_node_info infos[CP_MAX_NODES];
+};
+
+static const char *const strategy_names[] = CLEARPAGE_STRATEGY_NAMES;
+
+static void disconnect(struct manager *m)
+{
+	m->events_source = sd_event_source_unref(m->events_source);
+	cp_events_close(m->events);
+	m->events = NULL;
+	cp_client_close(m->client);
+	m->client = NULL;
+	memset(m->nodes, 0, sizeof(m->nodes));
+}
+
+static void detach(struct manager *m, const char *why)
+{
+	if (!m->client)
+		return;
+	log_event(LOG_NOTICE, MESSAGE_ID_MODULE,
+		  "lost the clearpage module (%s); waiting for it to come back",
+		  why);
+	disconnect(m);
+	sd_notify(0, "STATUS=waiting for the clearpage module");
+}
+
+/* Which strategies the policy may use on this CPU. */
+static void decide_allowlist(struct manager *m)
+{
+	char vendor[16] = "", error[512];
+	unsigned int family = 0, model = 0, stepping = 0;
+	const struct allowlist_entry *entry = NULL;
+	FILE *f = fopen(CPU_FILE, "re");
+
+	if (f) {
+		if (fscanf(f, "vendor=%15s family=%u model=%u stepping=%u",
+			   vendor, &family, &model, &stepping) != 4)
+			vendor[0] = '\0';
+		fclose(f);
+	}
+	if (m->allowlist_loaded)
+		allowlist_free(&m->allowlist);
+	m->allowlist_loaded = allowlist_load(&m->allowlist,
+					     m->config.allowlist, error,
+					     sizeof(error)) == 0;
+	if (!m->allowlist_loaded)
+		log_line(LOG_WARNING, "cannot read the CPU allowlist: %s", error);
+	else
+		entry = allowlist_match(&m->allowlist, vendor, family, model,
+					stepping);
+	m->monitor_only = false;
+	if (entry) {
+		m->allowed = entry->strategies;
+		log_event(LOG_INFO, MESSAGE_ID_ALLOWLIST,
+			  "CPU %s family %u model %u stepping %u is on the allowlist (%s:%u)",
+			  vendor, family, model, stepping, m->config.allowlist,
+			  entry->line);
+	} else if (m->config.allow_unlisted_cpu) {
+		m->allowed = ~0U;
+		log_event(LOG_NOTICE, MESSAGE_ID_ALLOWLIST,
+			  "CPU %s family %u model %u stepping %u is not on the allowlist; AllowUnlistedCPU=yes lets clearpaged act on it",
+			  vendor, family, model, stepping);
+	} else {
+		m->allowed = 1U << CLEARPAGE_STRATEGY_KERNEL;
+		m->monitor_only = true;
+		log_event(LOG_NOTICE, MESSAGE_ID_ALLOWLIST,
+			  "CPU %s family %u model %u stepping %u is not on the allowlist: monitoring only; set AllowUnlistedCPU=yes in [CPU] of /etc/clearpaged.conf to act on it",
+			  vendor, family, model, stepping);
+	}
+}
+
+/* [Node.N] Strategy= pins from the configuration, applied as an admin. */
+static void apply_config_pins(struct manager *m)
+{
+	int node, err;
+
+	for (node = 0; node < CONFIG_MAX_NODES; node++) {
+		int strategy = m->config.node_strategy[node];
+
+		if (strategy < 0)
+			continue;
+		err = cp_set_strategy(m->client, node, strategy,
+				      CLEARPAGE_SOURCE_ADMIN);
+		if (err)
+			log_line(LOG_WARNING, "[Node.%d] Strategy=%s from the configuration: %s %s",
+				 node, strategy_names[strategy], strerror(-err),
+				 cp_client_error(m->client));
+		else
+			log_event(LOG_INFO, MESSAGE_ID_PIN_SEEN,
+				  "node %d pinned to %s by the configuration",
+				  node, strategy_names[strategy]);
+	}
+}
+
+static void on_module_event(const struct cp_event *e, void *arg)
+{
+	struct manager *m = arg;
+	struct node_state *n;
+
+	if (e->node >= CONFIG_MAX_NODES || e->source != CLEARPAGE_SOURCE_ADMIN)
+		return;
+	n = &m->nodes[e->node];
+	if (e->pinned && !n->pinned)
+		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
+			  "node %u pinned to %s by an administrator; leaving it alone",
+			  e->node, strategy_names[e->strategy]);
+	else if (!e->pinned && n->pinned)
+		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
+			  "node %u unpinned by an administrator; clearpaged manages it again",
+			  e->node);
+	n->pinned = e->pinned;
+	n->changed_by_us = false;
+}
+
+static int on_events_readable(sd_event_source *s, int fd, uint32_t revents,
+			      void *arg)
+{
+	struct manager *m = arg;
+
+	(void)s;
+	(void)fd;
+	(void)revents;
+	if (cp_events_receive(m->events, on_module_event, m) < 0)
+		detach(m, "event subscription failed");
+	return 0;
+}
+
+static int attach(struct manager *m)
+{
+	int err = cp_client_open(&m->client);
+
+	if (err) {
+		if (!m->waiting_logged)
+			log_event(LOG_NOTICE, MESSAGE_ID_MODULE,
+				  "the clearpage module is not loaded (%s); waiting for it (modprobe clearpage)",
+				  strerror(-err));
+		m->waiting_logged = true;
+		sd_notify(0, "STATUS=waiting for the clearpage module");
+		return err;
+	}
+	m->waiting_logged = false;
+	err = cp_events_open(&m->events);
+	if (!err)
+		err = sd_event_add_io(m->event, &m->events_source,
+				      cp_events_fd(m->events), EPOLLIN,
+				      on_events_readable, m);
+	if (err) {
+		log_line(LOG_WARNING, "cannot subscribe to clearpage events: %s",
+			 strerror(-err));
+		cp_events_close(m->events);
+		m->events = NULL;
+	}
+	log_event(LOG_INFO, MESSAGE_ID_MODULE, "attached to the clearpage module");
+	decide_allowlist(m);
+	apply_config_pins(m);
+	return 0;
+}
+
+/* The kernel's routine is calibrated as the routine the kernel runs. */
+static void calibration_of(const struct cp_node_info *info,
+			   struct policy_calibration *c)
+{
+	int i, alias = CLEARPAGE_STRATEGY_REP_STOSQ;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < info->nr_strategies; i++) {
+		const struct cp_strategy_info *s = &info->strategies[i];
+
+		if (!s->has_calibration)
+			continue;
+		c->valid[s->strategy] = true;
+		c->hot_ns[s->strategy] = s->hot_ns;
+		c->cold_ns[s->strategy] = s->cold_ns;
+		if (s->strategy == CLEARPAGE_STRATEGY_REP_STOSB)
+			alias = CLEARPAGE_STRATEGY_REP_STOSB;
+	}
+	c->valid[CLEARPAGE_STRATEGY_KERNEL] = c->valid[alias];
+	c->hot_ns[CLEARPAGE_STRATEGY_KERNEL] = c->hot_ns[alias];
+	c->cold_ns[CLEARPAGE_STRATEGY_KERNEL] = c->cold_ns[alias];
+}
+
+static unsigned int available_mask(const struct cp_node_info *info)
+{
+	unsigned int mask = 0;
+	int i;
+
+	for (i = 0; i < info->nr_strategies; i++)
+		mask |= 1U << info->strategies[i].strategy;
+	return mask;
+}
+
+static void apply(struct manager *m, const struct cp_node_info *info,
+		  struct node_state *n, struct policy_decision *d)
+{
+	const char *message_id = d->action == POLICY_REVERT ? MESSAGE_ID_REVERT :
+							      MESSAGE_ID_SWITCH;
+	int err;
+
+	if (m->config.dry_run) {
+		if (n->dry_run_logged != d->to + 1)
+			log_decision(LOG_INFO, MESSAGE_ID_DRY_RUN, info->node, d,
+				     "dry run: would switch");
+		n->dry_run_logged = d->to + 1;
+		return;
+	}
+	err = cp_set_strategy(m->client, info->node, d->to,
+			      CLEARPAGE_SOURCE_DAEMON);
+	if (err == -EBUSY) {
+		n->pinned = true;
+		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
+			  "node %u is pinned by an administrator; leaving it alone",
+			  info->node);
+		return;
+	}
+	if (err) {
+		log_line(LOG_WARNING, "node %u: setting %s failed: %s %s",
+			 info->node, strategy_names[d->to], strerror(-err),
+			 cp_client_error(m->client));
+		return;
+	}
+	policy_applied(&m->config.policy, &n->policy, d);
+	n->changed_by_us = true;
+	log_decision(LOG_NOTICE, message_id, info->node, d,
+		     d->action == POLICY_REVERT ? "reverted" : "switched");
+}
+
+static void step_node(struct manager *m, const struct cp_node_info *info,
+		      char *status, size_t status_size)
+{
+	struct node_state *n = &m->nodes[info->node];
+	const struct cp_strategy_info *s = cp_node_strategy(info, info->strategy);
+	struct policy_calibration calibration;
+	struct policy_sample sample = { 0 };
+	struct policy_decision d;
+
+	if (!n->known)
+		/* Later changes of the pin arrive as events (on_module_event). */
+		n->pinned = info->pinned;
+	if (!n->known || n->policy.strategy != info->strategy) {
+		/* First sight, or changed by someone else: start afresh. */
+		policy_node_init(&n->policy, info->strategy);
+		n->known = true;
+		n->have_last = false;
+	}
+	if (s && n->have_last && n->last_strategy == info->strategy &&
+	    s->samples >= n->last_samples) {
+		sample.samples = s->samples - n->last_samples;
+		if (sample.samples)
+			sample.ns_per_page = (double)(s->sample_ns - n->last_sample_ns) /
+					     sample.samples;
+	}
+	if (s) {
+		n->have_last = true;
+		n->last_samples = s->samples;
+		n->last_sample_ns = s->sample_ns;
+		n->last_strategy = info->strategy;
+	}
+	calibration_of(info, &calibration);
+	policy_step(&m->config.policy, m->allowed & available_mask(info),
+		    &calibration, &n->policy, &sample, info->pinned, &d);
+	log_line(LOG_DEBUG, "node %u: %s, %llu samples, %.0f ns/page, cold %.2f: %s",
+		 info->node, strategy_names[info->strategy],
+		 (unsigned long long)sample.samples, sample.ns_per_page,
+		 d.cold_fraction, d.reason);
+	if (d.action != POLICY_HOLD)
+		apply(m, info, n, &d);
+	snprintf(status + strlen(status), status_size - strlen(status),
+		 "%snode%u %s%s", *status ? ", " : "", info->node,
+		 strategy_names[m->nodes[info->node].policy.strategy],
+		 info->pinned ? " (pinned)" : "");
+}
+
+static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
+{
+	struct manager *m = arg;
+	char status[1024] = "";
+	int count, i;
+
+	if (!m->client && attach(m))
+		goto rearm;
+	count = cp_dump_nodes(m->client, m->infos, CP_MAX_NODES);
+	if (count < 0) {
+		detach(m, strerror(-count));
+		goto rearm;
+	}
+	for (i = 0; i < count; i++)
+		if (m->infos[i].node < CONFIG_MAX_NODES)
+			step_node(m, &m->infos[i], status, sizeof(status));
+	sd_notifyf(0, "STATUS=%s%s", m->monitor_only ? "monitoring only: " :
+			m->config.dry_run ? "dry run: " : "", status);
+rearm:
+	sd_event_source_set_time(s, usec + (uint64_t)(m->config.interval * 1e6));
+	return 0;
+}
+
+/* The module came or went: act now rather than at the next tick. */
+static int on_udev(sd_event_source *s, int fd, uint32_t revents, void *arg)
+{
+	struct manager *m = arg;
+	struct udev_device *dev = udev_monitor_receive_device(m->udev_monitor);
+	const char *action, *name;
+
+	(void)s;
+	(void)fd;
+	(void)revents;
+	if (!dev)
+		return 0;
+	action = udev_device_get_action(dev);
+	name = udev_device_get_sysname(dev);
+	if (name && !strcmp(name, "clearpage") && action) {
+		if (!strcmp(action, "remove"))
+			detach(m, "module removed");
+		else if (!strcmp(action, "add") && !m->client)
+			sd_event_source_set_time(m->timer, 0);
+	}
+	udev_device_unref(dev);
+	return 0;
+}
+
+static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si,
+		     void *arg)
+{
+	struct manager *m = arg;
+	char error[512];
+	int err;
+
+	(void)s;
+	(void)si;
+	sd_notify(0, "RELOADING=1");
+	err = config_load(&m->config, m->config_root, NULL, NULL, error,
+			  sizeof(error));
+	if (err) {
+		log_line(LOG_ERR, "configuration not reloaded, keeping the one in use: %s",
+			 error);
+	} else {
+		log_set_level(m->config.log_level);
+		log_line(LOG_NOTICE, "configuration reloaded");
+		if (m->client) {
+			decide_allowlist(m);
+			apply_config_pins(m);
+		}
+	}
+	sd_notify(0, "READY=1");
+	return 0;
+}
+
+/* On stop, nodes the policy changed go back to the module's default. */
+static void restore(struct manager *m)
+{
+	int node;
+
+	if (!m->client || m->config.dry_run)
+		return;
+	for (node = 0; node < CONFIG_MAX_NODES; node++) {
+		struct node_state *n = &m->nodes[node];
+
+		if (!n->changed_by_us || n->pinned)
+			continue;
+		if (cp_set_strategy(m->client, node, CLEARPAGE_STRATEGY_KERNEL,
+				    CLEARPAGE_SOURCE_DAEMON) == 0)
+			log_line(LOG_INFO, "node %d returned to kernel", node);
+	}
+}
+
+static int on_stop(sd_event_source *s, const struct signalfd_siginfo *si,
+		   void *arg)
+{
+	(void)si;
+	(void)arg;
+	sd_notify(0, "STOPPING=1");
+	return sd_event_exit(sd_event_source_get_event(s), 0);
+}
+
+static int setup_udev(struct manager *m)
+{
+	m->udev = udev_new();
+	if (!m->udev)
+		return -ENOMEM;
+	m->udev_monitor = udev_monitor_new_from_netlink(m->udev, "kernel");
+	if (!m->udev_monitor ||
+	    udev_monitor_filter_add_match_subsystem_devtype(m->udev_monitor,
+							    "module", NULL) < 0 ||
+	    udev_monitor_enable_receiving(m->udev_monitor) < 0)
+		return -EIO;
+	return sd_event_add_io(m->event, &m->udev_source,
+			       udev_monitor_get_fd(m->udev_monitor), EPOLLIN,
+			       on_udev, m);
+}
+
+int manager_run(const struct daemon_config *config, const char *config_root)
+{
+	struct manager *m = calloc(1, sizeof(*m));
+	sigset_t mask;
+	int err;
+
+	if (!m)
+		return 1;
+	m->config = *config;
+	m->config_root = config_root;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+
+	/* sd-event calls return a negative errno, or 0 or more on success. */
+	err = sd_event_default(&m->event);
+	if (err >= 0)
+		err = sd_event_add_signal(m->event, NULL, SIGTERM, on_stop, m);
+	if (err >= 0)
+		err = sd_event_add_signal(m->event, NULL, SIGINT, on_stop, m);
+	if (err >= 0)
+		err = sd_event_add_signal(m->event, NULL, SIGHUP, on_reload, m);
+	if (err >= 0)
+		err = sd_event_add_time(m->event, &m->timer, CLOCK_MONOTONIC, 0,
+					0, on_tick, m);
+	if (err >= 0)
+		err = sd_event_source_set_enabled(m->timer, SD_EVENT_ON);
+	if (err >= 0)
+		err = sd_event_source_set_description(m->timer, "interval");
+	if (err >= 0)
+		err = sd_event_set_watchdog(m->event, true);
+	if (err < 0) {
+		log_line(LOG_ERR, "cannot set up the event loop: %s", strerror(-err));
+		return 1;
+	}
+	if (setup_udev(m) < 0)
+		log_line(LOG_WARNING, "no udev monitor: module loads are noticed at the next interval");
+	attach(m);
+	sd_notify(0, "READY=1");
+	log_line(LOG_INFO, "started%s, interval %gs",
+		 m->config.dry_run ? " in dry-run mode" : "", m->config.interval);
+
+	err = sd_event_loop(m->event);
+	restore(m);
+	log_line(LOG_INFO, "stopped");
+	if (m->client)
+		disconnect(m);
+	sd_event_source_unref(m->udev_source);
+	udev_monitor_unref(m->udev_monitor);
+	udev_unref(m->udev);
+	sd_event_source_unref(m->timer);
+	sd_event_unref(m->event);
+	if (m->allowlist_loaded)
+		allowlist_free(&m->allowlist);
+	free(m);
+	return err < 0 ? 1 : 0;
+}

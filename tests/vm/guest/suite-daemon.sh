@@ -1,0 +1,78 @@
+# clearpaged on the real module: starts, notices an unlisted CPU, reloads
+# its configuration on SIGHUP (a bad one is refused), applies configured pins,
+# sees an administrator's pin, holds still where calibration shows hot = cold
+# (as on every emulated CPU), survives the module going and coming back, and
+# stops cleanly.
+DLOG=/tmp/clearpaged.log
+
+# wait_log PATTERN [COUNT]: until the log holds COUNT lines matching (10 s).
+wait_log() {
+	i=0
+	while [ "$(grep -c -- "$1" $DLOG)" -lt "${2:-1}" ]; do
+		i=$((i + 1)); [ $i -gt 100 ] && return 1; sleep 0.1
+	done
+}
+alive() { kill -0 $daemon 2>/dev/null; }
+source_of() { clearpagectl status --json | sed 's/{"node":/\n{"node":/g' | grep "^{\"node\":$1," | sed 's/.*"source":"\([a-z]*\)".*/\1/'; }
+
+check "--check-config prints the defaults" sh -c "clearpaged --check-config | grep -qx 'AllowUnlistedCPU=no'"
+mkdir -p /etc/clearpaged.conf.d
+printf '[Daemon]\nInterval=0.2\n' > /etc/clearpaged.conf
+
+clearpaged > $DLOG 2>&1 &
+daemon=$!
+check "starts without the module and waits for it" wait_log "waiting for it (modprobe clearpage)"
+load_module clearpage
+check "attaches when the module is loaded" wait_log "attached to the clearpage module"
+check "an unlisted CPU is monitored only, and the log names the override" \
+	wait_log "monitoring only; set AllowUnlistedCPU=yes"
+sleep 2
+check "monitor-only changed nothing" test "$(source_of 0) $(source_of 1)" = "default default"
+
+printf '[CPU]\nAllowUnlistedCPU=yes\n[Node.1]\nStrategy=movq\n' > /etc/clearpaged.conf.d/50-test.conf
+check "--check-config shows the drop-in" sh -c "clearpaged --check-config | grep -qx 'AllowUnlistedCPU=yes'"
+kill -HUP $daemon
+check "SIGHUP reloads the configuration" wait_log "configuration reloaded"
+check "AllowUnlistedCPU=yes is logged" wait_log "AllowUnlistedCPU=yes lets clearpaged act"
+check "the configured pin is applied" wait_log "node 1 pinned to movq by the configuration"
+check "node 1 runs movq, pinned" test "$(current_strategy 1):$(cat $CP/node1/pinned)" = movq:1
+sleep 3
+check "hot = cold calibration (emulated CPU): node 0 held still" \
+	test "$(current_strategy 0):$(source_of 0)" = kernel:default
+info "calibration node0: $(tr '\n' ';' < $CP/node0/calibration)"
+
+printf '[Daemon]\nInterval=-1\n' > /etc/clearpaged.conf.d/60-bad.conf
+kill -HUP $daemon
+check "a bad configuration is refused with file:line" \
+	wait_log "configuration not reloaded, keeping the one in use: /etc/clearpaged.conf.d/60-bad.conf:2: Interval=-1"
+check "--check-config fails on it with file:line" \
+	sh -c "! clearpaged --check-config 2>&1 | grep -q . || clearpaged --check-config 2>&1 | grep -q '60-bad.conf:2'"
+rm /etc/clearpaged.conf.d/60-bad.conf
+check "still running after a bad reload" alive
+
+echo 1 > $CP/node0/pinned
+check "an administrator's pin is seen and logged" \
+	wait_log "node 0 pinned to kernel by an administrator; leaving it alone"
+
+clearpagectl unload >/dev/null
+check "notices the module going" wait_log "lost the clearpage module"
+check "still running without the module" alive
+load_module clearpage
+check "re-attaches when the module is back, without restart" \
+	wait_log "attached to the clearpage module" 2
+check "the configured pin is applied again" wait_log "node 1 pinned to movq by the configuration" 2
+
+kill -TERM $daemon
+wait $daemon
+check "SIGTERM stops it cleanly (exit 0)" test $? -eq 0
+check "the log says so" wait_log "stopped"
+check "node 1 keeps the administrator's configured pin" test "$(current_strategy 1)" = movq
+
+clearpaged --dry-run > /tmp/dry.log 2>&1 &
+dry=$!
+sleep 1
+kill -TERM $dry
+wait $dry
+check "--dry-run starts in dry-run mode" grep -q "started in dry-run mode" /tmp/dry.log
+info "daemon log: $(tr '\n' '|' < $DLOG)"
+check "clearpagectl unload" clearpagectl unload
