@@ -37,9 +37,17 @@ check "AllowUnlistedCPU=yes is logged" wait_log "AllowUnlistedCPU=yes lets clear
 check "the configured pin is applied" wait_log "node 1 pinned to movq by the configuration"
 check "node 1 runs movq, pinned" test "$(current_strategy 1):$(cat $CP/node1/pinned)" = movq:1
 sleep 3
-check "hot = cold calibration (emulated CPU): node 0 held still" \
-	test "$(current_strategy 0):$(source_of 0)" = kernel:default
 info "calibration node0: $(tr '\n' ';' < $CP/node0/calibration)"
+# Emulated CPUs have no cache timing: each strategy's cold cost is within
+# the policy's MinSpread (1.25) of its hot cost, and the daemon must not
+# guess. Should this run's calibration happen to spread further, the premise
+# does not hold and the check says so instead of passing or failing.
+if awk '$3 >= 1.25 * $2 { spread = 1 } END { exit !spread }' $CP/node0/calibration $CP/node1/calibration; then
+	skip "hot = cold hold-still check: this run's calibration shows a hot/cold spread >= 1.25"
+else
+	check "hot = cold calibration (emulated CPU): node 0 held still" \
+		test "$(current_strategy 0):$(source_of 0)" = kernel:default
+fi
 
 printf '[Daemon]\nInterval=-1\n' > /etc/clearpaged.conf.d/60-bad.conf
 kill -HUP $daemon
