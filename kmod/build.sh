@@ -12,6 +12,8 @@ if [ ! -f "$kdir/Makefile" ]; then
 	exit 1
 fi
 mkdir -p "$out/include"
+# Kbuild resolves M= from the kernel tree: make it absolute.
+out=$(cd "$out" && pwd)
 cp -p "$top"/kmod/*.c "$top"/kmod/*.h "$top/kmod/Kbuild" "$out/"
 cp -pR "$top/include/." "$out/include/"
 make -s -C "$kdir" M="$out" KCFLAGS="-Werror $extra" modules

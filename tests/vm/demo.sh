@@ -21,7 +21,7 @@ fi
 cd "$top"
 [ -d build ] || meson setup build >/dev/null
 meson compile -C build >/dev/null
-"$top/kmod/build.sh" "$top" "build/kmod-$kernel" "/lib/modules/$kernel/build"
+"$top/kmod/build.sh" "$top" "$top/build/kmod-$kernel" "/lib/modules/$kernel/build"
 mkdir -p build/vm-logs
 exec "$top/tests/vm/run-vm.sh" --kernel "$kernel" --suite smoke \
 	--module "build/kmod-$kernel/clearpage.ko" --cptest build/tests/cptest \
