@@ -38,12 +38,13 @@ check "the configured pin is applied" wait_log "node 1 pinned to movq by the con
 check "node 1 runs movq, pinned" test "$(current_strategy 1):$(cat $CP/node1/pinned)" = movq:1
 sleep 3
 info "calibration node0: $(tr '\n' ';' < $CP/node0/calibration)"
-# Emulated CPUs have no cache timing: each strategy's cold cost is within
-# the policy's MinSpread (1.25) of its hot cost, and the daemon must not
-# guess. Should this run's calibration happen to spread further, the premise
-# does not hold and the check says so instead of passing or failing.
-if awk '$3 >= 1.25 * $2 { spread = 1 } END { exit !spread }' $CP/node0/calibration $CP/node1/calibration; then
-	skip "hot = cold hold-still check: this run's calibration shows a hot/cold spread >= 1.25"
+# Emulated CPUs have no cache timing. Node 0 runs kernel, calibrated as
+# rep_stosb (the routine the kernel runs where ERMS exists), whose emulated
+# cost is the same hot and cold: the policy cannot tell the cold fraction and
+# must not guess. Should this run's rep_stosb calibration spread past
+# MinSpread (1.25), the premise does not hold and the check says so.
+if awk '$1 == "rep_stosb" && $3 >= 1.25 * $2 { spread = 1 } $1 == "rep_stosb" && $2 >= 1.25 * $3 { spread = 1 } END { exit !spread }' $CP/node0/calibration; then
+	skip "hot = cold hold-still check: this run's rep_stosb calibration shows a spread >= 1.25"
 else
 	check "hot = cold calibration (emulated CPU): node 0 held still" \
 		test "$(current_strategy 0):$(source_of 0)" = kernel:default
@@ -60,7 +61,7 @@ check "still running after a bad reload" alive
 
 echo 1 > $CP/node0/pinned
 check "an administrator's pin is seen and logged" \
-	wait_log "node 0 pinned to kernel by an administrator; leaving it alone"
+	wait_log "node 0 pinned to [a-z_]* by an administrator; leaving it alone"
 
 clearpagectl unload >/dev/null
 check "notices the module going" wait_log "lost the clearpage module"
