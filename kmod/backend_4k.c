@@ -58,13 +58,14 @@ static int alloc_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (folio) {
 		struct page *page = folio_page(folio, 0);
-		int nid = page_to_nid(page);
+		struct clearpage_node *node =
+			clearpage_node_get(page_to_nid(page));
+		int strategy = clearpage_node_strategy(node);
 		long i, nr = folio_nr_pages(folio);
 
+		/* One node and one strategy for the whole folio. */
 		for (i = 0; i < nr; i++)
-			clearpage_clear_page(clearpage_node_get(nid),
-					     clearpage_node_strategy(nid),
-					     nth_page(page, i),
+			clearpage_clear_page(node, strategy, nth_page(page, i),
 					     CLEARPAGE_BACKEND_4K);
 	}
 	/*

@@ -48,9 +48,8 @@ static void clear_subpage(struct clearpage_node *node, int strategy,
 static void clear_huge(struct page *page, unsigned long addr_hint,
 		       unsigned int nr_pages)
 {
-	int nid = page_to_nid(page);
-	struct clearpage_node *node = clearpage_node_get(nid);
-	int strategy = clearpage_node_strategy(nid);
+	struct clearpage_node *node = clearpage_node_get(page_to_nid(page));
+	int strategy = clearpage_node_strategy(node);
 	unsigned long addr = ALIGN_DOWN(addr_hint, (unsigned long)nr_pages
 						   << PAGE_SHIFT);
 	int i, n, base, l;

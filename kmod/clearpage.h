@@ -57,7 +57,7 @@ int clearpage_nodes_create(int default_strategy);
 void clearpage_nodes_destroy(void);
 void clearpage_node_release(struct kobject *kobj);
 struct clearpage_node *clearpage_node_get(int nid);
-int clearpage_node_strategy(int nid);
+int clearpage_node_strategy(struct clearpage_node *node);
 bool clearpage_any_node_intercepted(void);
 int clearpage_node_set_strategy(struct clearpage_node *node, int strategy,
 				enum clearpage_source source);

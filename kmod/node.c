@@ -38,10 +38,9 @@ int clearpage_next_node(int nid, struct clearpage_node **node)
 	return nid;
 }
 
-int clearpage_node_strategy(int nid)
+/* A node clearpage does not manage (NULL) clears as the kernel does. */
+int clearpage_node_strategy(struct clearpage_node *node)
 {
-	struct clearpage_node *node = clearpage_node_get(nid);
-
 	return node ? READ_ONCE(node->strategy) : CLEARPAGE_STRATEGY_KERNEL;
 }
 
