@@ -8,8 +8,7 @@
 #include <uapi/clearpage.h>
 
 #include "allowlist.h"
-
-static const char *const strategy_names[] = CLEARPAGE_STRATEGY_NAMES;
+#include "policy.h"
 
 static int parse_number(const char *s, unsigned int *value)
 {
@@ -53,12 +52,9 @@ static int parse_range(const char *s, struct allowlist_range *range)
 
 static int strategy_bit(const char *name)
 {
-	int s;
+	int s = policy_strategy_from_name(name);
 
-	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
-		if (!strcmp(name, strategy_names[s]))
-			return 1 << s;
-	return 0;
+	return s < 0 ? 0 : 1 << s;
 }
 
 static int parse_line(char *line, unsigned int number,

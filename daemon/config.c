@@ -15,8 +15,6 @@
 
 #define DEFAULT_ALLOWLIST "/usr/share/clearpaged/cpu-allowlist.conf"
 
-static const char *const strategy_names[] = CLEARPAGE_STRATEGY_NAMES;
-
 enum value_type { T_BOOL, T_DOUBLE, T_UINT, T_U64, T_STRATEGY, T_PATH,
 		  T_LOG_LEVEL };
 
@@ -87,21 +85,17 @@ static int parse_bool(const char *v, bool *out)
 	return -EINVAL;
 }
 
-static int parse_strategy(const char *v, bool allow_none, int *out)
+/* A strategy name, or "auto"/"none" for -1. */
+static int parse_strategy(const char *v, int *out)
 {
-	int s;
+	int s = policy_strategy_from_name(v);
 
-	if (allow_none && (!strcmp(v, "auto") || !strcmp(v, "none"))) {
-		*out = -1;
-		return 0;
-	}
-	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-		if (!strcmp(v, strategy_names[s])) {
-			*out = s;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (!strcmp(v, "auto") || !strcmp(v, "none"))
+		s = -1;
+	else if (s < 0)
+		return -EINVAL;
+	*out = s;
+	return 0;
 }
 
 #define FAIL(...) (snprintf(error, error_size, __VA_ARGS__), -EINVAL)
@@ -141,7 +135,7 @@ static int set_value(struct daemon_config *c, const struct key *k,
 			*(uint64_t *)field = d;
 		return 0;
 	case T_STRATEGY:
-		if (parse_strategy(v, true, field))
+		if (parse_strategy(v, field))
 			return FAIL("%s: %s=%s: expected auto or one of kernel rep_stosb rep_stosq movq movnti clzero",
 				    where, k->name, v);
 		return 0;
@@ -254,7 +248,7 @@ int config_parse(struct daemon_config *config, const char *path,
 			if (strcmp(name, "Strategy")) {
 				warn_at(warn, warn_arg, "%s: unknown key '%s' in [%s], ignored",
 					where, name, section);
-			} else if (parse_strategy(value, true,
+			} else if (parse_strategy(value,
 						  &config->node_strategy[node])) {
 				err = FAIL("%s: Strategy=%s: expected none or one of kernel rep_stosb rep_stosq movq movnti clzero",
 					   where, value);
@@ -412,7 +406,7 @@ int config_load(struct daemon_config *config, const char *root,
 
 static const char *strategy_or_auto(int strategy)
 {
-	return strategy < 0 ? "auto" : strategy_names[strategy];
+	return strategy < 0 ? "auto" : policy_strategy_name(strategy);
 }
 
 void config_print(const struct daemon_config *c, FILE *out)
@@ -437,5 +431,5 @@ void config_print(const struct daemon_config *c, FILE *out)
 	for (n = 0; n < CONFIG_MAX_NODES; n++)
 		if (c->node_strategy[n] >= 0)
 			fprintf(out, "\n[Node.%d]\nStrategy=%s\n", n,
-				strategy_names[c->node_strategy[n]]);
+				policy_strategy_name(c->node_strategy[n]));
 }

@@ -10,7 +10,6 @@
 
 #include "log.h"
 
-static const char *const strategy_names[] = CLEARPAGE_STRATEGY_NAMES;
 static int max_level = LOG_INFO;
 static int use_journal;
 
@@ -73,7 +72,8 @@ void log_decision(int priority, const char *message_id, unsigned int node,
 		return;
 	snprintf(message, sizeof(message),
 		 "node %u: %s %s -> %s: %s (cold fraction %.2f, %.0f ns/page, predicted gain %.0f%%)",
-		 node, verb, strategy_names[d->from], strategy_names[d->to],
+		 node, verb, policy_strategy_name(d->from),
+		 policy_strategy_name(d->to),
 		 d->reason, d->cold_fraction, d->ns_per_page,
 		 d->predicted_gain * 100);
 	if (!use_journal) {
@@ -83,8 +83,8 @@ void log_decision(int priority, const char *message_id, unsigned int node,
 	sd_journal_send("MESSAGE=%s", message, "PRIORITY=%d", priority,
 			"MESSAGE_ID=%s", message_id,
 			"CLEARPAGE_NODE=%u", node,
-			"CLEARPAGE_FROM=%s", strategy_names[d->from],
-			"CLEARPAGE_TO=%s", strategy_names[d->to],
+			"CLEARPAGE_FROM=%s", policy_strategy_name(d->from),
+			"CLEARPAGE_TO=%s", policy_strategy_name(d->to),
 			"CLEARPAGE_REASON=%s", d->reason,
 			"CLEARPAGE_COLD_FRACTION=%.3f", d->cold_fraction,
 			"CLEARPAGE_NS_PER_PAGE=%.1f", d->ns_per_page,

@@ -50,7 +50,6 @@ struct manager {
 	struct cp_node_info infos[CP_MAX_NODES];
 };
 
-static const char *const strategy_names[] = CLEARPAGE_STRATEGY_NAMES;
 
 static void disconnect(struct manager *m)
 {
@@ -132,12 +131,12 @@ static void apply_config_pins(struct manager *m)
 				      CLEARPAGE_SOURCE_ADMIN);
 		if (err)
 			log_line(LOG_WARNING, "[Node.%d] Strategy=%s from the configuration: %s %s",
-				 node, strategy_names[strategy], strerror(-err),
+				 node, policy_strategy_name(strategy), strerror(-err),
 				 cp_client_error(m->client));
 		else
 			log_event(LOG_INFO, MESSAGE_ID_PIN_SEEN,
 				  "node %d pinned to %s by the configuration",
-				  node, strategy_names[strategy]);
+				  node, policy_strategy_name(strategy));
 	}
 }
 
@@ -152,7 +151,7 @@ static void on_module_event(const struct cp_event *e, void *arg)
 	if (e->pinned && !n->pinned)
 		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
 			  "node %u pinned to %s by an administrator; leaving it alone",
-			  e->node, strategy_names[e->strategy]);
+			  e->node, policy_strategy_name(e->strategy));
 	else if (!e->pinned && n->pinned)
 		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
 			  "node %u unpinned by an administrator; clearpaged manages it again",
@@ -263,7 +262,7 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 	}
 	if (err) {
 		log_line(LOG_WARNING, "node %u: setting %s failed: %s %s",
-			 info->node, strategy_names[d->to], strerror(-err),
+			 info->node, policy_strategy_name(d->to), strerror(-err),
 			 cp_client_error(m->client));
 		return;
 	}
@@ -308,14 +307,14 @@ static void step_node(struct manager *m, const struct cp_node_info *info,
 	policy_step(&m->config.policy, m->allowed & available_mask(info),
 		    &calibration, &n->policy, &sample, info->pinned, &d);
 	log_line(LOG_DEBUG, "node %u: %s, %llu samples, %.0f ns/page, cold %.2f: %s",
-		 info->node, strategy_names[info->strategy],
+		 info->node, policy_strategy_name(info->strategy),
 		 (unsigned long long)sample.samples, sample.ns_per_page,
 		 d.cold_fraction, d.reason);
 	if (d.action != POLICY_HOLD)
 		apply(m, info, n, &d);
 	snprintf(status + strlen(status), status_size - strlen(status),
 		 "%snode%u %s%s", *status ? ", " : "", info->node,
-		 strategy_names[m->nodes[info->node].policy.strategy],
+		 policy_strategy_name(m->nodes[info->node].policy.strategy),
 		 info->pinned ? " (pinned)" : "");
 }
 

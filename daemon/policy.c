@@ -1,6 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The adaptive policy of clearpaged; see policy.h. */
+#include <errno.h>
+#include <string.h>
+
 #include "policy.h"
+
+static const char *const strategy_names[] = CLEARPAGE_STRATEGY_NAMES;
+
+const char *policy_strategy_name(int strategy)
+{
+	if (strategy < 0 || strategy >= CLEARPAGE_STRATEGY_COUNT)
+		return "unknown";
+	return strategy_names[strategy];
+}
+
+int policy_strategy_from_name(const char *name)
+{
+	int s;
+
+	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if (!strcmp(name, strategy_names[s]))
+			return s;
+	return -EINVAL;
+}
 
 void policy_config_defaults(struct policy_config *config)
 {

@@ -46,6 +46,10 @@ struct policy_config {
 
 void policy_config_defaults(struct policy_config *config);
 
+/* The names of include/uapi/clearpage.h: "unknown" / -EINVAL outside them. */
+const char *policy_strategy_name(int strategy);
+int policy_strategy_from_name(const char *name);
+
 struct policy_calibration {
 	bool valid[CLEARPAGE_STRATEGY_COUNT];
 	double hot_ns[CLEARPAGE_STRATEGY_COUNT];

@@ -40,10 +40,8 @@ static void usage(FILE *out)
 		"See clearpagectl(8).\n");
 }
 
-int ctl_open(struct cp_client **client)
+int ctl_connect_failed(int err)
 {
-	int err = cp_client_open(client);
-
 	if (err == -ENOENT) {
 		fprintf(stderr, "clearpagectl: the clearpage module is not loaded; load it with 'modprobe clearpage'\n");
 		return EXIT_NOT_LOADED;
@@ -54,6 +52,11 @@ int ctl_open(struct cp_client **client)
 		return EXIT_FAILED;
 	}
 	return EXIT_OK;
+}
+
+int ctl_open(struct cp_client **client)
+{
+	return ctl_connect_failed(cp_client_open(client));
 }
 
 /* Print one line for a failed request; return the exit code it means. */

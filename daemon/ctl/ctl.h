@@ -23,6 +23,8 @@ struct ctl_options {
 
 /* clearpagectl.c */
 int ctl_open(struct cp_client **client);
+/* One line for a failed connection (-ENOENT: not loaded); the exit code. */
+int ctl_connect_failed(int err);
 int ctl_fail(struct cp_client *client, int err, const char *what);
 int ctl_parse_nodes(struct cp_client *client, const char *arg,
 		    struct cp_node_info *nodes, int *count);

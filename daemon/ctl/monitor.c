@@ -59,13 +59,9 @@ int cmd_monitor(int argc, char **argv, const struct ctl_options *o)
 		fprintf(stderr, "clearpagectl: usage: clearpagectl monitor [--json] [--count N] [--timeout S]\n");
 		return EXIT_USAGE;
 	}
-	err = cp_events_open(&events);
-	if (err == -ENOENT) {
-		fprintf(stderr, "clearpagectl: the clearpage module is not loaded; load it with 'modprobe clearpage'\n");
-		return EXIT_NOT_LOADED;
-	}
+	err = ctl_connect_failed(cp_events_open(&events));
 	if (err)
-		return ctl_fail(NULL, err, "subscribing to clearpage events");
+		return err;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	/* Tell a caller waiting on our output that the subscription is live. */
