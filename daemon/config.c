@@ -44,6 +44,7 @@ static const struct key keys[] = {
 	K("Policy", "ProbeIntervals", T_UINT, policy.probe_interval, 1, 86400),
 	K("Policy", "MinSamples", T_U64, policy.min_samples, 1, 1e9),
 	K("Policy", "MinSpread", T_DOUBLE, policy.min_spread, 1, 100),
+	K("Policy", "MinColdMissRatio", T_DOUBLE, policy.min_cold_miss_ratio, 0, 1),
 	K("Policy", "HotStrategy", T_STRATEGY, policy.hot_strategy, 0, 0),
 	K("Policy", "ColdStrategy", T_STRATEGY, policy.cold_strategy, 0, 0),
 	K("CPU", "AllowList", T_PATH, allowlist, 0, 0),
@@ -420,11 +421,12 @@ void config_print(const struct daemon_config *c, FILE *out)
 		"[Policy]\nUpThreshold=%g\nDownThreshold=%g\nMargin=%g\n"
 		"DwellIntervals=%u\nRateLimitIntervals=%u\nConfirmIntervals=%u\n"
 		"RevertTolerance=%g\nBackoffIntervals=%u\nProbeIntervals=%u\n"
-		"MinSamples=%llu\nMinSpread=%g\nHotStrategy=%s\nColdStrategy=%s\n\n",
+		"MinSamples=%llu\nMinSpread=%g\nMinColdMissRatio=%g\n"
+		"HotStrategy=%s\nColdStrategy=%s\n\n",
 		p->up_threshold, p->down_threshold, p->margin, p->dwell,
 		p->rate_limit, p->confirm, p->revert_tolerance, p->backoff,
 		p->probe_interval, (unsigned long long)p->min_samples,
-		p->min_spread, strategy_or_auto(p->hot_strategy),
+		p->min_spread, p->min_cold_miss_ratio, strategy_or_auto(p->hot_strategy),
 		strategy_or_auto(p->cold_strategy));
 	fprintf(out, "[CPU]\nAllowList=%s\nAllowUnlistedCPU=%s\n", c->allowlist,
 		c->allow_unlisted_cpu ? "yes" : "no");

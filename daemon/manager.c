@@ -15,6 +15,7 @@
 #include "lib/clearpage-client.h"
 #include "log.h"
 #include "manager.h"
+#include "pmu.h"
 
 #define CPU_FILE CLEARPAGE_SYSFS_ROOT "/cpu"
 
@@ -28,6 +29,10 @@ struct node_state {
 	bool pinned;
 	bool changed_by_us;
 	int dry_run_logged;		/* last proposal logged in dry run */
+	uint64_t last_pages;		/* pages cleared, every strategy */
+	bool pmu_open;
+	struct pmu_node pmu;
+	double cold_fraction;		/* last estimate, for STATUS= */
 };
 
 struct manager {
@@ -46,10 +51,26 @@ struct manager {
 	unsigned int allowed;
 	bool monitor_only;
 	bool waiting_logged;
+	bool pmu_unavailable;		/* said once; retried on CPU hotplug */
 	struct node_state nodes[CONFIG_MAX_NODES];
 	struct cp_node_info infos[CP_MAX_NODES];
 };
 
+
+static void forget_node(struct node_state *n)
+{
+	if (n->pmu_open)
+		pmu_close_node(&n->pmu);
+	memset(n, 0, sizeof(*n));
+}
+
+static void forget_nodes(struct manager *m)
+{
+	int i;
+
+	for (i = 0; i < CONFIG_MAX_NODES; i++)
+		forget_node(&m->nodes[i]);
+}
 
 static void disconnect(struct manager *m)
 {
@@ -58,7 +79,7 @@ static void disconnect(struct manager *m)
 	m->events = NULL;
 	cp_client_close(m->client);
 	m->client = NULL;
-	memset(m->nodes, 0, sizeof(m->nodes));
+	forget_nodes(m);
 }
 
 static void detach(struct manager *m, const char *why)
@@ -272,6 +293,69 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 		     d->action == POLICY_REVERT ? "reverted" : "switched");
 }
 
+static uint64_t pages_cleared(const struct cp_node_info *info)
+{
+	uint64_t pages = 0;
+	int i;
+
+	for (i = 0; i < info->nr_strategies; i++)
+		pages += info->strategies[i].pages_4k +
+			 info->strategies[i].pages_huge;
+	return pages;
+}
+
+/* The node's LLC counters over the interval, where the PMU has them. */
+static void count_misses(struct manager *m, unsigned int node,
+			 struct node_state *n, struct policy_sample *sample)
+{
+	struct pmu_counts c;
+	char why[256];
+	int err;
+
+	if (!n->pmu_open && !m->pmu_unavailable) {
+		err = pmu_open_node(&n->pmu, "/sys", node, why, sizeof(why));
+		if (err) {
+			log_line(LOG_NOTICE, "no cache-miss counters (%s); deciding on the module's signals alone",
+				 why);
+			m->pmu_unavailable = true;
+			return;
+		}
+		n->pmu_open = true;
+	}
+	if (!n->pmu_open)
+		return;
+	err = pmu_read_node(&n->pmu, &c);
+	if (err < 0) {
+		log_line(LOG_WARNING, "node %u: reading cache-miss counters failed: %s; closing them",
+			 node, strerror(-err));
+		pmu_close_node(&n->pmu);
+		n->pmu_open = false;
+		return;
+	}
+	if (err == 0 || !c.value[PMU_KERNEL_REFERENCES])
+		return;
+	sample->counted = true;
+	sample->kernel_miss_ratio = (double)c.value[PMU_KERNEL_MISSES] /
+				    c.value[PMU_KERNEL_REFERENCES];
+	sample->user_misses = (double)c.value[PMU_USER_MISSES];
+}
+
+/* STATUS=: one short part per node, "node0: movnti, cold 0.93". */
+static void status_line(char *status, size_t size,
+			const struct cp_node_info *info,
+			const struct node_state *n)
+{
+	size_t used = strlen(status);
+	char cold[32] = "";
+
+	if (n->cold_fraction >= 0)
+		snprintf(cold, sizeof(cold), ", cold %.2f", n->cold_fraction);
+	snprintf(status + used, size - used, "%snode%u: %s%s%s",
+		 used ? "; " : "", info->node,
+		 policy_strategy_name(n->policy.strategy),
+		 info->pinned ? " (pinned)" : "", cold);
+}
+
 static void step_node(struct manager *m, const struct cp_node_info *info,
 		      char *status, size_t status_size)
 {
@@ -280,6 +364,7 @@ static void step_node(struct manager *m, const struct cp_node_info *info,
 	struct policy_calibration calibration;
 	struct policy_sample sample = { 0 };
 	struct policy_decision d;
+	uint64_t pages = pages_cleared(info);
 
 	if (!n->known)
 		/* Later changes of the pin arrive as events (on_module_event). */
@@ -297,6 +382,10 @@ static void step_node(struct manager *m, const struct cp_node_info *info,
 			sample.ns_per_page = (double)(s->sample_ns - n->last_sample_ns) /
 					     sample.samples;
 	}
+	if (n->have_last && pages >= n->last_pages)
+		sample.pages = pages - n->last_pages;
+	n->last_pages = pages;
+	count_misses(m, info->node, n, &sample);
 	if (s) {
 		n->have_last = true;
 		n->last_samples = s->samples;
@@ -306,22 +395,22 @@ static void step_node(struct manager *m, const struct cp_node_info *info,
 	calibration_of(info, &calibration);
 	policy_step(&m->config.policy, m->allowed & available_mask(info),
 		    &calibration, &n->policy, &sample, info->pinned, &d);
-	log_line(LOG_DEBUG, "node %u: %s, %llu samples, %.0f ns/page, cold %.2f: %s",
+	log_line(LOG_DEBUG, "node %u: %s, %llu samples, %.0f ns/page, cold %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f: %s",
 		 info->node, policy_strategy_name(info->strategy),
 		 (unsigned long long)sample.samples, sample.ns_per_page,
-		 d.cold_fraction, d.reason);
+		 d.cold_fraction, sample.counted ? sample.kernel_miss_ratio : -1,
+		 d.user_misses_per_page, d.reason);
+	n->cold_fraction = d.cold_fraction;
 	if (d.action != POLICY_HOLD)
 		apply(m, info, n, &d);
-	snprintf(status + strlen(status), status_size - strlen(status),
-		 "%snode%u %s%s", *status ? ", " : "", info->node,
-		 policy_strategy_name(m->nodes[info->node].policy.strategy),
-		 info->pinned ? " (pinned)" : "");
+	status_line(status, status_size, info, n);
 }
 
 static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 {
 	struct manager *m = arg;
 	char status[1024] = "";
+	uint64_t next, now;
 	int count, i;
 
 	if (!m->client && attach(m))
@@ -337,16 +426,54 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	sd_notifyf(0, "STATUS=%s%s", m->monitor_only ? "monitoring only: " :
 			m->config.dry_run ? "dry run: " : "", status);
 rearm:
-	sd_event_source_set_time(s, usec + (uint64_t)(m->config.interval * 1e6));
+	/* After an early tick (udev), the next one is a full interval away. */
+	next = usec + (uint64_t)(m->config.interval * 1e6);
+	if (sd_event_now(sd_event_source_get_event(s), CLOCK_MONOTONIC, &now) >= 0 &&
+	    next <= now)
+		next = now + (uint64_t)(m->config.interval * 1e6);
+	sd_event_source_set_time(s, next);
 	return 0;
 }
 
-/* The module came or went: act now rather than at the next tick. */
+/* A NUMA node or a CPU came or went: re-read the node, reopen counters. */
+static void on_topology(struct manager *m, const char *subsystem,
+			const char *action, const char *name)
+{
+	unsigned int node, i;
+
+	if (strcmp(action, "online") && strcmp(action, "offline") &&
+	    strcmp(action, "add") && strcmp(action, "remove"))
+		return;
+	if (!strcmp(subsystem, "node") && sscanf(name, "node%u", &node) == 1) {
+		log_line(LOG_NOTICE, "NUMA node %u: %s", node, action);
+		if (node < CONFIG_MAX_NODES)
+			forget_node(&m->nodes[node]);
+	} else if (!strcmp(subsystem, "cpu")) {
+		log_line(LOG_INFO, "%s: %s; reopening the cache-miss counters",
+			 name, action);
+		/* The nodes' CPU lists changed: counters start afresh. */
+		for (i = 0; i < CONFIG_MAX_NODES; i++) {
+			if (m->nodes[i].pmu_open)
+				pmu_close_node(&m->nodes[i].pmu);
+			m->nodes[i].pmu_open = false;
+		}
+	} else {
+		return;
+	}
+	m->pmu_unavailable = false;
+	if (m->client)
+		sd_event_source_set_time(m->timer, 0);
+}
+
+/*
+ * The module came or went, or a node or CPU went on- or offline: act now
+ * rather than at the next tick.
+ */
 static int on_udev(sd_event_source *s, int fd, uint32_t revents, void *arg)
 {
 	struct manager *m = arg;
 	struct udev_device *dev = udev_monitor_receive_device(m->udev_monitor);
-	const char *action, *name;
+	const char *action, *name, *subsystem;
 
 	(void)s;
 	(void)fd;
@@ -355,12 +482,18 @@ static int on_udev(sd_event_source *s, int fd, uint32_t revents, void *arg)
 		return 0;
 	action = udev_device_get_action(dev);
 	name = udev_device_get_sysname(dev);
-	if (name && !strcmp(name, "clearpage") && action) {
+	subsystem = udev_device_get_subsystem(dev);
+	if (!action || !name || !subsystem)
+		goto out;
+	if (!strcmp(subsystem, "module") && !strcmp(name, "clearpage")) {
 		if (!strcmp(action, "remove"))
 			detach(m, "module removed");
 		else if (!strcmp(action, "add") && !m->client)
 			sd_event_source_set_time(m->timer, 0);
+	} else {
+		on_topology(m, subsystem, action, name);
 	}
+out:
 	udev_device_unref(dev);
 	return 0;
 }
@@ -428,6 +561,10 @@ static int setup_udev(struct manager *m)
 	if (!m->udev_monitor ||
 	    udev_monitor_filter_add_match_subsystem_devtype(m->udev_monitor,
 							    "module", NULL) < 0 ||
+	    udev_monitor_filter_add_match_subsystem_devtype(m->udev_monitor,
+							    "node", NULL) < 0 ||
+	    udev_monitor_filter_add_match_subsystem_devtype(m->udev_monitor,
+							    "cpu", NULL) < 0 ||
 	    udev_monitor_enable_receiving(m->udev_monitor) < 0)
 		return -EIO;
 	return sd_event_add_io(m->event, &m->udev_source,
@@ -473,7 +610,7 @@ int manager_run(const struct daemon_config *config, const char *config_root)
 		return 1;
 	}
 	if (setup_udev(m) < 0)
-		log_line(LOG_WARNING, "no udev monitor: module loads are noticed at the next interval");
+		log_line(LOG_WARNING, "no udev monitor: module loads and CPU or node hotplug are noticed at the next interval");
 	attach(m);
 	sd_notify(0, "READY=1");
 	log_line(LOG_INFO, "started%s, interval %gs",

@@ -5,6 +5,9 @@
 
 #include "policy.h"
 
+/* 64-byte cache lines in a 4 KiB page. */
+#define LINES_PER_PAGE (4096 / 64)
+
 static const char *const strategy_names[] = CLEARPAGE_STRATEGY_NAMES;
 
 const char *policy_strategy_name(int strategy)
@@ -38,6 +41,7 @@ void policy_config_defaults(struct policy_config *config)
 		.min_samples = 8,
 		.min_spread = 1.25,
 		.probe_interval = 30,
+		.min_cold_miss_ratio = 0.2,
 		.hot_strategy = -1,
 		.cold_strategy = -1,
 	};
@@ -108,6 +112,19 @@ double policy_cold_fraction(const struct policy_config *config,
 	return fraction < 0 ? 0 : fraction > 1 ? 1 : fraction;
 }
 
+double policy_line_miss_ns(const struct policy_calibration *calibration,
+			   int hot_strategy)
+{
+	double spread;
+
+	if (hot_strategy < 0 || hot_strategy >= CLEARPAGE_STRATEGY_COUNT ||
+	    !calibration->valid[hot_strategy])
+		return 0;
+	spread = calibration->cold_ns[hot_strategy] -
+		 calibration->hot_ns[hot_strategy];
+	return spread > 0 ? spread / LINES_PER_PAGE : 0;
+}
+
 double policy_predict(const struct policy_calibration *calibration,
 		      int strategy, double cold_fraction)
 {
@@ -128,25 +145,51 @@ static void forget_proposal(struct policy_node *node)
 	node->streak = 0;
 }
 
-/* After a switch: did the new strategy do worse than the old one did? */
+static double user_misses_per_page(const struct policy_sample *sample)
+{
+	if (!sample->counted || !sample->pages)
+		return -1;
+	return sample->user_misses / (double)sample->pages;
+}
+
+/*
+ * After a switch: did the new strategy do worse than the old one did? Its
+ * cost is the measured zeroing cost plus, where counted, the user-space
+ * cache misses it added per page, each at the cost of one missed line.
+ */
 static bool confirm_step(const struct policy_config *config,
+			 const struct policy_calibration *calibration, int hot,
 			 struct policy_node *node,
 			 const struct policy_sample *sample,
 			 struct policy_decision *decision)
 {
-	double mean;
+	double mean, penalty = 0, user = user_misses_per_page(sample);
+	double limit = node->before_ns * (1 + config->revert_tolerance);
 
 	node->confirm_ns_sum += sample->ns_per_page;
 	node->confirm_intervals++;
+	if (user >= 0) {
+		node->confirm_user_sum += user;
+		node->confirm_user_intervals++;
+	}
 	if (--node->confirm_left)
 		return false;
 	mean = node->confirm_ns_sum / node->confirm_intervals;
-	if (mean <= node->before_ns * (1 + config->revert_tolerance))
+	/* Only when every interval on both sides was counted. */
+	if (node->before_user_misses >= 0 &&
+	    node->confirm_user_intervals == node->confirm_intervals)
+		penalty = (node->confirm_user_sum / node->confirm_user_intervals -
+			   node->before_user_misses) *
+			  policy_line_miss_ns(calibration, hot);
+	if (mean + penalty <= limit)
 		return false;
 	decision->action = POLICY_REVERT;
 	decision->to = node->switched_from;
-	decision->reason = "the switch did worse than before it";
-	decision->predicted_gain = (mean - node->before_ns) / mean;
+	decision->reason = mean <= limit ?
+		"user-space cache misses rose by more than the switch saved" :
+		"the switch did worse than before it";
+	decision->predicted_gain = (mean + penalty - node->before_ns) /
+				   (mean + penalty);
 	return true;
 }
 
@@ -164,6 +207,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		.to = node->strategy,
 		.cold_fraction = -1,
 		.ns_per_page = sample->ns_per_page,
+		.user_misses_per_page = user_misses_per_page(sample),
 	};
 	if (node->since_switch < ~0U >> 1)
 		node->since_switch++;
@@ -183,7 +227,8 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		forget_proposal(node);
 		return hold(decision, "calibration shows no usable hot/cold difference");
 	}
-	if (node->confirm_left && confirm_step(config, node, sample, decision))
+	if (node->confirm_left &&
+	    confirm_step(config, calibration, hot, node, sample, decision))
 		return;
 	if (node->confirm_left)
 		return hold(decision, "confirming the last switch");
@@ -219,6 +264,11 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		forget_proposal(node);
 		return hold(decision, "predicted gain below the margin");
 	}
+	if (target == cold && sample->counted &&
+	    sample->kernel_miss_ratio < config->min_cold_miss_ratio) {
+		forget_proposal(node);
+		return hold(decision, "cache-miss counters do not corroborate cold pages");
+	}
 	if (node->proposal == target) {
 		node->streak++;
 	} else {
@@ -253,6 +303,9 @@ void policy_applied(const struct policy_config *config,
 		node->probing = decision->probe;
 		node->confirm_left = config->confirm;
 		node->before_ns = decision->ns_per_page;
+		node->before_user_misses = decision->user_misses_per_page;
+		node->confirm_user_sum = 0;
+		node->confirm_user_intervals = 0;
 	} else {
 		node->confirm_left = 0;
 		/* A failed probe only waits for the next probe interval. */

@@ -18,6 +18,13 @@
  * so while it runs the zeroing cost cannot show the pages turning hot. Every
  * probe_interval intervals the policy then tries the hot strategy; the
  * confirmation reverts the probe if the pages are still cold.
+ *
+ * Where the PMU counts last-level cache misses, two more signals join in: a
+ * switch to the cold strategy needs the kernel's LLC miss ratio to
+ * corroborate the cold estimate, and the confirmation charges a switch for
+ * the user-space cache misses it adds per page cleared (a non-temporal clear
+ * leaves the page out of the cache, and the application then pays for it),
+ * each at the calibrated cost of one missed line.
  */
 #ifndef CLEARPAGED_POLICY_H
 #define CLEARPAGED_POLICY_H
@@ -40,6 +47,8 @@ struct policy_config {
 	double min_spread;		/* cold/hot needed for a usable calibration */
 	unsigned int probe_interval;	/* intervals on a flat cold strategy
 					 * before trying the hot one again */
+	double min_cold_miss_ratio;	/* kernel LLC misses/references needed
+					 * to go cold, where counted; 0: off */
 	int hot_strategy;		/* -1: rep_stosb if allowed, else kernel */
 	int cold_strategy;		/* -1: best allowed by cold calibration */
 };
@@ -60,6 +69,11 @@ struct policy_calibration {
 struct policy_sample {
 	uint64_t samples;		/* timed clears in the interval */
 	double ns_per_page;		/* their mean */
+	uint64_t pages;			/* pages cleared in the interval */
+	/* Where the PMU counted the node's last-level cache: */
+	bool counted;
+	double kernel_miss_ratio;	/* misses/references, kernel mode */
+	double user_misses;		/* misses in user mode */
 };
 
 enum policy_action {
@@ -76,6 +90,7 @@ struct policy_decision {
 	double cold_fraction;		/* -1 when unknown */
 	double ns_per_page;
 	double predicted_gain;		/* fraction of the current cost */
+	double user_misses_per_page;	/* -1 when not counted */
 	bool probe;			/* a SWITCH that only tries */
 };
 
@@ -90,8 +105,11 @@ struct policy_node {
 	int switched_from;
 	bool probing;			/* the last switch was a probe */
 	double before_ns;		/* measured cost before the switch */
+	double before_user_misses;	/* per page cleared; -1: not counted */
 	double confirm_ns_sum;
+	double confirm_user_sum;
 	unsigned int confirm_intervals;
+	unsigned int confirm_user_intervals;
 };
 
 void policy_node_init(struct policy_node *node, int strategy);
@@ -109,6 +127,13 @@ bool policy_pick_strategies(const struct policy_config *config,
 double policy_cold_fraction(const struct policy_config *config,
 			    const struct policy_calibration *calibration,
 			    int strategy, const struct policy_sample *sample);
+
+/*
+ * The cost of one cache line missed by user space, from the calibration of
+ * @hot_strategy: (cold - hot) / lines per page. 0 when it can't be told.
+ */
+double policy_line_miss_ns(const struct policy_calibration *calibration,
+			   int hot_strategy);
 
 /* Predicted ns/page of @strategy at @cold_fraction. */
 double policy_predict(const struct policy_calibration *calibration,
