@@ -69,16 +69,20 @@ for kernel in $kernels; do
 	vm "$kernel" daemon "$module" "init_on_alloc=0"
 	vm "$kernel" stress "$module" "init_on_alloc=0 hugepages=64"
 	vm "$kernel" initonalloc "$module" "hugepages=32"
+	# The test build: a negative control that skips clears for one
+	# process, and the calibration of a real CPU for the daemon to act on.
+	test_dir=$build/kmod-test-$kernel
+	if ! "$top/kmod/build.sh" "$top" "$test_dir" "/lib/modules/$kernel/build" \
+		"-DCLEARPAGE_TEST_BROKEN_CLEAR -DCLEARPAGE_TEST_CALIBRATION"; then
+		echo "FAILED: building the test module for $kernel"
+		failed=$((failed + 1))
+		continue
+	fi
+	vm "$kernel" decide "$module" "init_on_alloc=0" \
+		--module-test "$test_dir/clearpage.ko"
 	if [ $first = 1 ]; then
-		broken_dir=$build/kmod-broken-$kernel
-		if "$top/kmod/build.sh" "$top" "$broken_dir" \
-			"/lib/modules/$kernel/build" -DCLEARPAGE_TEST_BROKEN_CLEAR; then
-			vm "$kernel" broken "$module" "init_on_alloc=0 hugepages=32" \
-				--module-broken "$broken_dir/clearpage.ko"
-		else
-			echo "FAILED: building the negative-control module for $kernel"
-			failed=$((failed + 1))
-		fi
+		vm "$kernel" broken "$module" "init_on_alloc=0 hugepages=32" \
+			--module-test "$test_dir/clearpage.ko"
 		first=0
 	fi
 done

@@ -15,6 +15,7 @@
  *       --victim renames the process "cptest-victim" once its own memory is
  *       faulted in: the negative-control build of the module skips clears
  *       for that name only.
+ *       SIGTERM ends the run after the current round.
  *       Prints "pages=<base pages checked> nonzero=<bytes not zero>"; exits 0
  *       only when every byte was zero, 1 on a non-zero byte, 2 on a setup
  *       error.
@@ -296,6 +297,15 @@ static const char *kind_name(enum kind kind)
 	return names[kind];
 }
 
+
+static volatile sig_atomic_t terminated;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	terminated = 1;
+}
+
 static int cmd_fault(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -363,9 +373,10 @@ static int cmd_fault(int argc, char **argv)
 	if (o.victim)
 		become_victim();
 
+	signal(SIGTERM, on_term);
 	deadline = now() + o.seconds;
-	for (round = 0; o.seconds ? now() < deadline : round < o.rounds;
-	     round++) {
+	for (round = 0; !terminated &&
+	     (o.seconds ? now() < deadline : round < o.rounds); round++) {
 		if (o.dirty && dirty_memory(o.kind, o.bytes)) {
 			fprintf(stderr, "cptest: dirty: mmap: %s\n",
 				strerror(errno));

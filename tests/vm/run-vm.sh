@@ -6,8 +6,12 @@
 # suite, and judge the serial log.
 #
 #   tests/vm/run-vm.sh --kernel VERSION --suite NAME --module KO --cptest BIN
-#                      [--module-broken KO] [--bin PROGRAM]... [--append "ARGS"]
+#                      [--module-test KO] [--bin PROGRAM]... [--append "ARGS"]
 #                      [--log FILE] [--timeout SECONDS]
+#
+# --module-test adds a test build of the module (kmod/ built with
+# -DCLEARPAGE_TEST_BROKEN_CLEAR -DCLEARPAGE_TEST_CALIBRATION) as
+# /modules/clearpage-test.ko.
 #
 # --bin copies a dynamically linked program into /bin of the initramfs with
 # the shared libraries it needs.
@@ -20,7 +24,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-kernel="" suite="" module="" module_broken="" cptest="" append="" log=""
+kernel="" suite="" module="" module_test="" cptest="" append="" log=""
 bins=()
 timeout=1200
 
@@ -29,7 +33,7 @@ while [ $# -gt 0 ]; do
 	--kernel) kernel=$2; shift 2 ;;
 	--suite) suite=$2; shift 2 ;;
 	--module) module=$2; shift 2 ;;
-	--module-broken) module_broken=$2; shift 2 ;;
+	--module-test) module_test=$2; shift 2 ;;
 	--cptest) cptest=$2; shift 2 ;;
 	--bin) bins+=("$2"); shift 2 ;;
 	--append) append=$2; shift 2 ;;
@@ -61,7 +65,7 @@ cp "$cptest" "$root/bin/cptest"
 cp "$module" "$root/modules/clearpage.ko"
 mkdir -p "$root/usr/share/clearpaged"
 cp "$top/conf/cpu-allowlist.conf" "$root/usr/share/clearpaged/"
-[ -z "$module_broken" ] || cp "$module_broken" "$root/modules/clearpage-broken.ko"
+[ -z "$module_test" ] || cp "$module_test" "$root/modules/clearpage-test.ko"
 for bin in "${bins[@]}"; do
 	cp "$bin" "$root/bin/"
 	# The libraries and the dynamic loader, at the paths ldd names.

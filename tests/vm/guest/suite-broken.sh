@@ -1,7 +1,8 @@
 # Negative control: a test build of the module whose movq strategy clears
-# nothing. The zero-page checks must catch it, or they prove nothing.
-if ! load_module clearpage-broken; then
-	fail "insmod clearpage-broken.ko"
+# nothing for cptest-victim. The zero-page checks must catch it, or they
+# prove nothing.
+if ! load_module clearpage-test; then
+	fail "insmod clearpage-test.ko"
 	return 0
 fi
 set_all movq
