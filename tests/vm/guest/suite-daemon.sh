@@ -17,7 +17,7 @@ source_of() { clearpagectl status --json | sed 's/{"node":/\n{"node":/g' | grep 
 
 check "--check-config prints the defaults" sh -c "clearpaged --check-config | grep -qx 'AllowUnlistedCPU=no'"
 mkdir -p /etc/clearpaged.conf.d
-printf '[Daemon]\nInterval=0.2\n' > /etc/clearpaged.conf
+printf '[Daemon]\nInterval=0.2\nLogLevel=debug\n' > /etc/clearpaged.conf
 
 clearpaged > $DLOG 2>&1 &
 daemon=$!
@@ -36,18 +36,35 @@ check "SIGHUP reloads the configuration" wait_log "configuration reloaded"
 check "AllowUnlistedCPU=yes is logged" wait_log "AllowUnlistedCPU=yes lets clearpaged act"
 check "the configured pin is applied" wait_log "node 1 pinned to movq by the configuration"
 check "node 1 runs movq, pinned" test "$(current_strategy 1):$(cat $CP/node1/pinned)" = movq:1
-sleep 3
-info "calibration node0: $(tr '\n' ';' < $CP/node0/calibration)"
 # Emulated CPUs have no cache timing. Node 0 runs kernel, calibrated as
 # rep_stosb (the routine the kernel runs where ERMS exists), whose emulated
 # cost is the same hot and cold: the policy cannot tell the cold fraction and
-# must not guess. Should this run's rep_stosb calibration spread past
-# MinSpread (1.25), the premise does not hold and the check says so.
-if awk '$1 == "rep_stosb" && $3 >= 1.25 * $2 { spread = 1 } $1 == "rep_stosb" && $2 >= 1.25 * $3 { spread = 1 } END { exit !spread }' $CP/node0/calibration; then
-	skip "hot = cold hold-still check: this run's rep_stosb calibration shows a spread >= 1.25"
+# must not guess. TCG's timing is noisy, so a calibration may spread past
+# MinSpread (1.25) by chance: calibrate again, a few times, until it shows
+# what an emulated CPU is, and say SKIP if it never does.
+rep_spread() {
+	awk '$1 == "rep_stosb" && ($3 >= 1.25 * $2 || $2 >= 1.25 * $3) { s = 1 } END { exit !s }' $CP/node0/calibration
+}
+tries=0
+while rep_spread && [ $tries -lt 5 ]; do
+	clearpagectl calibrate 0 >/dev/null
+	tries=$((tries + 1))
+done
+info "calibration node0 after $tries recalibrations: $(tr '\n' ';' < $CP/node0/calibration)"
+if rep_spread; then
+	skip "hot = cold hold-still check: rep_stosb's calibration spread >= 1.25 in 6 tries"
 else
-	check "hot = cold calibration (emulated CPU): node 0 held still" \
+	# Pages to measure: transparent huge pages go through the module
+	# whatever the strategy; every one is timed.
+	echo 0 > /sys/module/clearpage/parameters/sample_shift
+	mark=$(wc -l < $DLOG)
+	cptest fault --kind thp --node 0 --mb 8 --seconds 4 >/tmp/hold 2>&1
+	sleep 0.5
+	check "hot = cold calibration (emulated CPU): node 0 held still under load" \
 		test "$(current_strategy 0):$(source_of 0)" = kernel:default
+	check "it measured the load and logged why it held" sh -c \
+		"tail -n +$mark $DLOG | grep -qE \"node 0: kernel, [0-9]*[1-9][0-9]* samples, .*: (the current strategy's cost does not tell hot from cold|calibration shows no usable hot/cold difference)\""
+	echo 6 > /sys/module/clearpage/parameters/sample_shift
 fi
 
 printf '[Daemon]\nInterval=-1\n' > /etc/clearpaged.conf.d/60-bad.conf
@@ -83,5 +100,5 @@ sleep 1
 kill -TERM $dry
 wait $dry
 check "--dry-run starts in dry-run mode" grep -q "started in dry-run mode" /tmp/dry.log
-info "daemon log: $(tr '\n' '|' < $DLOG)"
+info "daemon log: $(grep -v ' samples, ' $DLOG | tr '\n' '|')"
 check "clearpagectl unload" clearpagectl unload
