@@ -234,6 +234,17 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		return hold(decision, "confirming the last switch");
 	decision->cold_fraction = policy_cold_fraction(config, calibration,
 						       node->strategy, sample);
+	if (decision->cold_fraction < 0 &&
+	    sample->ref_samples >= config->min_samples) {
+		struct policy_sample ref = {
+			.samples = sample->ref_samples,
+			.ns_per_page = sample->ref_ns_per_page,
+		};
+
+		decision->cold_fraction = policy_cold_fraction(config, calibration,
+							       sample->ref_strategy,
+							       &ref);
+	}
 	if (decision->cold_fraction < 0) {
 		forget_proposal(node);
 		if (node->strategy != cold || node->backoff_left ||

@@ -15,8 +15,10 @@
  * the switch by more than the tolerance, revert and back off.
  *
  * A non-temporal cold strategy costs about the same on hot and cold pages,
- * so while it runs the zeroing cost cannot show the pages turning hot. Every
- * probe_interval intervals the policy then tries the hot strategy; the
+ * so while it runs the zeroing cost cannot show the pages turning hot. Where
+ * reference clears with the hot strategy are timed alongside (a small share
+ * of the pages), their cost tells the cold fraction instead. Without them,
+ * every probe_interval intervals the policy tries the hot strategy; the
  * confirmation reverts the probe if the pages are still cold.
  *
  * Where the PMU counts last-level cache misses, two more signals join in: a
@@ -70,6 +72,15 @@ struct policy_sample {
 	uint64_t samples;		/* timed clears in the interval */
 	double ns_per_page;		/* their mean */
 	uint64_t pages;			/* pages cleared in the interval */
+	/*
+	 * Reference clears: a few clears timed with @ref_strategy (the hot
+	 * one) while the node runs another. They tell the cold fraction when
+	 * the current strategy's cost cannot (a non-temporal strategy), so
+	 * the policy need not probe. None: ref_samples = 0.
+	 */
+	int ref_strategy;
+	uint64_t ref_samples;
+	double ref_ns_per_page;
 	/* Where the PMU counted the node's last-level cache: */
 	bool counted;
 	double kernel_miss_ratio;	/* misses/references, kernel mode */

@@ -63,6 +63,7 @@ struct run {
 				 * clear (the application reads the page) */
 	const char *last_reason;
 	const char *revert_reason;
+	bool reference;		/* reference clears with rep_stosb */
 };
 
 static void run_init(struct run *r)
@@ -100,6 +101,16 @@ static enum policy_action interval(struct run *r, int i, double cold_fraction,
 	sample.ns_per_page = (c->hot_ns[s] + cold_fraction *
 			      (c->cold_ns[s] - c->hot_ns[s]) + noise(i, noise_ns)) *
 			     penalty;
+	if (r->reference && s != CLEARPAGE_STRATEGY_REP_STOSB &&
+	    s != CLEARPAGE_STRATEGY_KERNEL) {
+		sample.ref_strategy = CLEARPAGE_STRATEGY_REP_STOSB;
+		sample.ref_samples = 16;
+		sample.ref_ns_per_page =
+			c->hot_ns[CLEARPAGE_STRATEGY_REP_STOSB] +
+			cold_fraction * (c->cold_ns[CLEARPAGE_STRATEGY_REP_STOSB] -
+					 c->hot_ns[CLEARPAGE_STRATEGY_REP_STOSB]) +
+			noise(i + 7, noise_ns);
+	}
 	sample.counted = r->counted;
 	sample.kernel_miss_ratio = r->kernel_miss_ratio;
 	sample.user_misses = non_temporal ? r->touch_misses * sample.pages : 0;
@@ -157,6 +168,34 @@ static void test_phases(void)
 	CHECK(r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB,
 	      "ends on the hot strategy");
 	CHECK(r.switches <= 4, "few switches (%d) and reverts (%d)", r.switches,
+	      r.reverts);
+}
+
+/* With reference clears the way back to hot needs no probe. */
+static void test_phases_reference(void)
+{
+	struct run r;
+	int i, hot_at = -1;
+
+	printf("phases with reference clears: 20 hot, 40 cold, 40 hot intervals\n");
+	run_init(&r);
+	r.reference = true;
+	for (i = 0; i < 100; i++) {
+		double f = i < 20 ? 0.05 : i < 60 ? 0.95 : 0.05;
+
+		interval(&r, i, f, 5, false, false, 1.0);
+		if (hot_at < 0 && i >= 60 &&
+		    r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB)
+			hot_at = i;
+	}
+	CHECK(r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI] >= 35,
+	      "cold phase on movnti (%d of 40 intervals)",
+	      r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI]);
+	CHECK(hot_at >= 60 && hot_at <= 60 + 3,
+	      "hot phase: back to rep_stosb within the dwell time (interval %d)",
+	      hot_at);
+	CHECK(r.reverts == 0 && r.switches == 2,
+	      "no probe, no revert: %d switches, %d reverts", r.switches,
 	      r.reverts);
 }
 
@@ -366,6 +405,7 @@ int main(int argc, char **argv)
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
 	test_pick();
 	test_phases();
+	test_phases_reference();
 	test_static();
 	test_noise();
 	test_pinned_and_dry_run();
