@@ -8,6 +8,7 @@
 #include <uapi/clearpage.h>
 
 #include "allowlist.h"
+#include "config.h"
 #include "policy.h"
 
 static int parse_number(const char *s, unsigned int *value)
@@ -153,24 +154,13 @@ int allowlist_parse(struct allowlist *list, const char *path, const char *text,
 int allowlist_load(struct allowlist *list, const char *path, char *error,
 		   size_t error_size)
 {
-	FILE *f = fopen(path, "re");
 	char *text = NULL;
-	size_t size = 0;
-	int err;
+	int err = config_read_file(path, &text);
 
-	if (!f) {
-		err = -errno;
+	if (err) {
 		snprintf(error, error_size, "%s: %s", path, strerror(-err));
 		return err;
 	}
-	text = malloc(1 << 20);
-	if (!text) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	size = fread(text, 1, (1 << 20) - 1, f);
-	text[size] = '\0';
-	fclose(f);
 	err = allowlist_parse(list, path, text, error, error_size);
 	free(text);
 	return err;

@@ -282,7 +282,7 @@ int config_check(const struct daemon_config *config, char *error,
 	return 0;
 }
 
-static int read_file(const char *path, char **text)
+int config_read_file(const char *path, char **text)
 {
 	FILE *f = fopen(path, "re");
 	size_t size;
@@ -305,7 +305,7 @@ static int apply_file(struct daemon_config *config, const char *path,
 		      size_t error_size)
 {
 	char *text = NULL;
-	int err = read_file(path, &text);
+	int err = config_read_file(path, &text);
 
 	if (err) {
 		snprintf(error, error_size, "%s: %s", path, strerror(-err));
@@ -314,6 +314,20 @@ static int apply_file(struct daemon_config *config, const char *path,
 	err = config_parse(config, path, text, warn, warn_arg, error,
 			   error_size);
 	free(text);
+	return err;
+}
+
+int config_load_file(struct daemon_config *config, const char *path,
+		     config_warn_fn warn, void *warn_arg, char *error,
+		     size_t error_size)
+{
+	struct daemon_config next = *config;
+	int err = apply_file(&next, path, warn, warn_arg, error, error_size);
+
+	if (!err)
+		err = config_check(&next, error, error_size);
+	if (!err)
+		*config = next;
 	return err;
 }
 

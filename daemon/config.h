@@ -60,6 +60,17 @@ int config_load(struct daemon_config *config, const char *root,
 		config_warn_fn warn, void *warn_arg, char *error,
 		size_t error_size);
 
+/*
+ * Apply one more file on top of @config (e.g. the replay benchmark's
+ * --config); @config is untouched on failure.
+ */
+int config_load_file(struct daemon_config *config, const char *path,
+		     config_warn_fn warn, void *warn_arg, char *error,
+		     size_t error_size);
+
+/* Read a text file of up to 1 MiB into a new NUL-terminated @text. */
+int config_read_file(const char *path, char **text);
+
 /* Apply one file's text (for tests and fuzzing). */
 int config_parse(struct daemon_config *config, const char *path,
 		 const char *text, config_warn_fn warn, void *warn_arg,
