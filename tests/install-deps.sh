@@ -50,6 +50,7 @@ apt-get install -y -q --no-install-recommends \
 	build-essential meson ninja-build pkg-config clang libclang-rt-14-dev \
 	qemu-system-x86 busybox-static cpio gzip kmod dkms \
 	libnl-3-dev libnl-genl-3-dev libsystemd-dev libudev-dev \
+	libgsl-dev libjson-c-dev gnuplot-nox python3 \
 	linux-image-amd64 linux-headers-amd64
 
 # Backports' metapackage names the current 6.12 image; install that version

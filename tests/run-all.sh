@@ -46,7 +46,7 @@ vm() {
 	if "$top/tests/vm/run-vm.sh" --kernel "$kernel" --suite "$suite" \
 		--module "$module" --cptest "$build/tests/cptest" \
 		--bin "$build/daemon/clearpagectl" --bin "$build/tests/nltest" \
-		--bin "$build/daemon/clearpaged" \
+		--bin "$build/daemon/clearpaged" --bin "$build/bench/clearpage-bench" \
 		--append "$cmdline" --log "$logs/$kernel-$suite.log" "$@"; then
 		passed=$((passed + 1))
 	else

@@ -129,6 +129,16 @@ else
 fi
 check "the module still answers after the fuzz" sh -c "clearpagectl status --json | grep -q '\"node\":1'"
 
+# clearpage-bench faults sets every strategy on a node through netlink and
+# puts the node back as it was.
+echo 1 > $CP/node0/pinned
+before0="$(current_strategy 0):$(cat $CP/node0/pinned)"
+check "clearpage-bench faults runs once per module strategy" sh -c \
+	"clearpage-bench faults --sizes 2M --runs 1 --node 0 --out /tmp/bench >/tmp/bench.log 2>&1 && test \$((\$(wc -l < /tmp/bench/faults.csv) - 1)) -eq $(strategies | wc -w)"
+info "clearpage-bench faults: $(tr '\n' '|' < /tmp/bench.log)"
+check "and restores the node's strategy and pin ($before0)" \
+	test "$(current_strategy 0):$(cat $CP/node0/pinned)" = "$before0"
+
 # unload, and the commands without the module.
 check "clearpagectl unload removes the module" clearpagectl unload
 check "nothing left after unload" test ! -e $CP -a ! -e /sys/kernel/livepatch/clearpage

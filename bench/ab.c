@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpage-bench ab: the macro A/B harness. Two arms, each an optional
+ * setup command (e.g. "clearpagectl set all movnti") and a workload command;
+ * N repeats interleaved A B A B ... so that drift falls on both arms alike.
+ * Per arm: mean, standard deviation, min and max of the workload's wall
+ * time (and of perf stat counters with --perf, where the PMU has them);
+ * %change of B against A; Welch's t-test; a verdict, "significant" or "in
+ * the noise", at the stated confidence. Printed in the LKP style:
+ *
+ *   base ±%stddev  %change  new ±%stddev  metric
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "bench.h"
+
+#define MAX_METRICS 8
+
+struct metric {
+	char name[64];
+	double *a, *b;
+	size_t na, nb;
+	bool missing;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: clearpage-bench ab --a CMD --b CMD [--a-setup CMD] [--b-setup CMD]\n"
+		"                          [--repeats N] [--confidence C] [--perf]\n"
+		"                          [--name-a NAME] [--name-b NAME] [--out DIR]\n"
+		"  --a, --b          the workload of each arm (sh -c), timed\n"
+		"  --a-setup, --b-setup  run before each run of the arm, not timed\n"
+		"  --repeats         runs per arm, interleaved ABAB... (default 10)\n"
+		"  --confidence      for the verdict (default 0.95)\n"
+		"  --perf            also count cycles, instructions, cache-misses with\n"
+		"                    perf stat, where the PMU has them\n"
+		"  --out             directory for ab.{json,csv,svg} (default bench-results)\n");
+}
+
+/* sh -c @cmd; with @perf_file, under perf stat writing CSV there. */
+static int run_command(const char *cmd, const char *perf_file)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (perf_file)
+			execlp("perf", "perf", "stat", "-x,", "-o", perf_file,
+			       "-e", "cycles,instructions,cache-references,cache-misses",
+			       "--", "sh", "-c", cmd, (char *)NULL);
+		else
+			execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	if (!WIFEXITED(status))
+		return -EINTR;
+	return WEXITSTATUS(status);
+}
+
+static struct metric *metric_get(struct metric *m, int *nr, const char *name,
+				 size_t repeats)
+{
+	for (int i = 0; i < *nr; i++)
+		if (!strcmp(m[i].name, name))
+			return &m[i];
+	if (*nr == MAX_METRICS)
+		return NULL;
+	snprintf(m[*nr].name, sizeof(m[*nr].name), "%s", name);
+	m[*nr].a = calloc(repeats, sizeof(double));
+	m[*nr].b = calloc(repeats, sizeof(double));
+	return &m[(*nr)++];
+}
+
+/* perf stat -x, lines: value,unit,event,... ("<not supported>" values). */
+static void read_perf(const char *path, struct metric *m, int *nr,
+		      size_t repeats, bool arm_b)
+{
+	char line[512];
+	FILE *f = fopen(path, "re");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *rest = line, *value, *event;
+		struct metric *x;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		value = strsep(&rest, ",");
+		strsep(&rest, ",");		/* unit */
+		event = strsep(&rest, ",");
+		if (!value || !event || !*event)
+			continue;
+		event[strcspn(event, "\n:")] = '\0';
+		x = metric_get(m, nr, event, repeats);
+		if (!x)
+			continue;
+		if (value[0] == '<') {
+			x->missing = true;
+			continue;
+		}
+		if (arm_b)
+			x->b[x->nb++] = strtod(value, NULL);
+		else
+			x->a[x->na++] = strtod(value, NULL);
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Welch's t-test, two-sided. Returns the p-value, or 1 when undefined. */
+static double welch_p(const double *a, size_t na, const double *b, size_t nb,
+		      double *t_out)
+{
+	double ma = bench_mean(a, na), mb = bench_mean(b, nb);
+	double va = na > 1 ? pow(bench_stddev(a, na), 2) / na : 0;
+	double vb = nb > 1 ? pow(bench_stddev(b, nb), 2) / nb : 0;
+	double t, df;
+
+	*t_out = 0;
+	if (na < 2 || nb < 2)
+		return 1;
+	if (va + vb == 0)
+		return ma == mb ? 1 : 0;
+	t = (mb - ma) / sqrt(va + vb);
+	df = (va + vb) * (va + vb) /
+	     (va * va / (na - 1) + vb * vb / (nb - 1));
+	*t_out = t;
+	return 2 * gsl_cdf_tdist_Q(fabs(t), df);
+}
+
+static const char plot[] =
+	"set title 'clearpage-bench ab: each run in the order it ran'\n"
+	"set xlabel 'run'\nset ylabel 'seconds'\nset grid\nset key outside right\n"
+	"plot csv using (strcol(1) eq 'A' ? $2 : 1/0):3 with linespoints pt 7 title 'A', "
+	"csv using (strcol(1) eq 'B' ? $2 : 1/0):3 with linespoints pt 5 title 'B'\n";
+
+int bench_ab(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "a", required_argument, NULL, 'a' },
+		{ "b", required_argument, NULL, 'b' },
+		{ "a-setup", required_argument, NULL, 'A' },
+		{ "b-setup", required_argument, NULL, 'B' },
+		{ "name-a", required_argument, NULL, '1' },
+		{ "name-b", required_argument, NULL, '2' },
+		{ "repeats", required_argument, NULL, 'r' },
+		{ "confidence", required_argument, NULL, 'c' },
+		{ "perf", no_argument, NULL, 'p' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	const char *cmd[2] = { NULL, NULL }, *setup[2] = { NULL, NULL };
+	const char *name[2] = { "A", "B" }, *dir = "bench-results";
+	unsigned long repeats = 10;
+	double confidence = 0.95;
+	bool perf = false;
+	struct metric metrics[MAX_METRICS] = {};
+	int nr_metrics = 0, opt, err = 0;
+	char perf_file[640];
+	struct bench_out out;
+	json_object *results, *list;
+	char *end;
+
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'a': cmd[0] = optarg; break;
+		case 'b': cmd[1] = optarg; break;
+		case 'A': setup[0] = optarg; break;
+		case 'B': setup[1] = optarg; break;
+		case '1': name[0] = optarg; break;
+		case '2': name[1] = optarg; break;
+		case 'r':
+			if (bench_parse_uint(optarg, "--repeats", 10000, &repeats) ||
+			    repeats < 2) {
+				bench_error("--repeats: at least 2 runs per arm are needed for a t-test");
+				return 2;
+			}
+			break;
+		case 'c':
+			confidence = strtod(optarg, &end);
+			if (*end || end == optarg || !(confidence > 0.5 && confidence < 1)) {
+				bench_error("--confidence: '%s' is not a number between 0.5 and 1 (e.g. 0.95)",
+					    optarg);
+				return 2;
+			}
+			break;
+		case 'p': perf = true; break;
+		case 'o': dir = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc || !cmd[0] || !cmd[1]) {
+		if (!cmd[0] || !cmd[1])
+			bench_error("ab needs both --a and --b workloads");
+		usage(stderr);
+		return 2;
+	}
+	if (bench_out_open(&out, dir, "ab", argc, argv, "arm,run,seconds"))
+		return 1;
+	bench_out_path(&out, "-perf.txt", perf_file, sizeof(perf_file));
+	metric_get(metrics, &nr_metrics, "seconds", repeats);
+	for (unsigned long i = 0; i < 2 * repeats && !err; i++) {
+		int arm = (int)(i % 2);
+		struct metric *t = &metrics[0];
+		uint64_t t0;
+		int rc;
+
+		bench_progress("ab: run %lu/%lu (%s)", i / 2 + 1, repeats, name[arm]);
+		if (setup[arm]) {
+			rc = run_command(setup[arm], NULL);
+			if (rc) {
+				bench_error("the setup of %s failed (exit %d): %s", name[arm], rc,
+					    setup[arm]);
+				err = -EIO;
+				break;
+			}
+		}
+		t0 = bench_now_ns();
+		rc = run_command(cmd[arm], perf ? perf_file : NULL);
+		if (rc == 127 && perf) {
+			bench_error("--perf: perf not found or the workload not runnable (apt-get install linux-perf)");
+			err = -ENOENT;
+			break;
+		}
+		if (rc) {
+			bench_error("the workload of %s failed (exit %d): %s", name[arm], rc,
+				    cmd[arm]);
+			err = -EIO;
+			break;
+		}
+		if (arm)
+			t->b[t->nb++] = (double)(bench_now_ns() - t0) / 1e9;
+		else
+			t->a[t->na++] = (double)(bench_now_ns() - t0) / 1e9;
+		bench_out_csv(&out, "%s,%lu,%.6f", arm ? "B" : "A", i,
+			      arm ? t->b[t->nb - 1] : t->a[t->na - 1]);
+		if (perf)
+			read_perf(perf_file, metrics, &nr_metrics, repeats, arm);
+	}
+	bench_progress_done();
+	if (err) {
+		bench_out_close(&out);
+		return 1;
+	}
+
+	results = json_object_new_object();
+	json_object_object_add(out.root, "results", results);
+	json_object_object_add(results, "a", json_object_new_string(name[0]));
+	json_object_object_add(results, "b", json_object_new_string(name[1]));
+	json_object_object_add(results, "repeats", json_object_new_int64((int64_t)repeats));
+	json_object_object_add(results, "confidence", json_object_new_double(confidence));
+	list = json_object_new_array();
+	json_object_object_add(results, "metrics", list);
+	printf("A: %s%s%s\nB: %s%s%s\n%lu runs each, interleaved; verdict at %.0f%% confidence (Welch's t-test)\n\n",
+	       name[0], setup[0] ? " after " : "", setup[0] ? setup[0] : "",
+	       name[1], setup[1] ? " after " : "", setup[1] ? setup[1] : "",
+	       repeats, confidence * 100);
+	printf("%14s %8s %9s %14s %8s  %-16s %9s  %s\n", "base", "±%stddev",
+	       "%change", "new", "±%stddev", "metric", "p", "verdict");
+	for (int i = 0; i < nr_metrics; i++) {
+		struct metric *m = &metrics[i];
+		double ma, mb, sa, sb, change, p, t, lo_a, hi_a, lo_b, hi_b;
+		const char *verdict;
+		json_object *o;
+
+		if (m->missing || m->na < 2 || m->nb < 2) {
+			if (perf && i)
+				printf("%14s %8s %9s %14s %8s  %-16s %9s  %s\n", "-", "", "",
+				       "-", "", m->name, "", "not counted (no PMU)");
+			continue;
+		}
+		ma = bench_mean(m->a, m->na);
+		mb = bench_mean(m->b, m->nb);
+		sa = bench_stddev(m->a, m->na);
+		sb = bench_stddev(m->b, m->nb);
+		p = welch_p(m->a, m->na, m->b, m->nb, &t);
+		change = ma ? (mb - ma) / ma * 100 : 0;
+		verdict = p < 1 - confidence ? "significant" : "in the noise";
+		printf("%14.6g %7.1f%% %+8.1f%% %14.6g %7.1f%%  %-16s %9.3g  %s\n",
+		       ma, ma ? sa / ma * 100 : 0, change, mb, mb ? sb / mb * 100 : 0,
+		       m->name, p, verdict);
+		bench_summary(m->a, m->na, &t, &lo_a, &hi_a);
+		bench_summary(m->b, m->nb, &t, &lo_b, &hi_b);
+		o = json_object_new_object();
+		json_object_object_add(o, "metric", json_object_new_string(m->name));
+		json_object_object_add(o, "a_mean", json_object_new_double(ma));
+		json_object_object_add(o, "a_stddev", json_object_new_double(sa));
+		json_object_object_add(o, "a_min", json_object_new_double(lo_a));
+		json_object_object_add(o, "a_max", json_object_new_double(hi_a));
+		json_object_object_add(o, "b_mean", json_object_new_double(mb));
+		json_object_object_add(o, "b_stddev", json_object_new_double(sb));
+		json_object_object_add(o, "b_min", json_object_new_double(lo_b));
+		json_object_object_add(o, "b_max", json_object_new_double(hi_b));
+		json_object_object_add(o, "change_percent", json_object_new_double(change));
+		json_object_object_add(o, "p_value", json_object_new_double(p));
+		json_object_object_add(o, "verdict", json_object_new_string(verdict));
+		json_object_array_add(list, o);
+	}
+	bench_out_plot(&out, plot);
+	for (int i = 0; i < nr_metrics; i++) {
+		free(metrics[i].a);
+		free(metrics[i].b);
+	}
+	return bench_out_close(&out) ? 1 : 0;
+}

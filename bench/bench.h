@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * clearpage-bench: the evidence. Shared helpers of the subcommands: options,
+ * timing, the strategy routines in user space, NUMA binding, and output as
+ * JSON, CSV and SVG (through gnuplot).
+ */
+#ifndef CLEARPAGE_BENCH_H
+#define CLEARPAGE_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include <clearpage/strategies.h>
+
+#define BENCH_PAGE 4096UL
+#define BENCH_HUGE (2UL << 20)
+
+extern struct clearpage_cpu bench_cpu;
+extern const char *const bench_strategy_names[CLEARPAGE_STRATEGY_COUNT];
+
+/* Subcommands: argc/argv start at the subcommand's name. */
+int bench_strategies(int argc, char **argv);
+int bench_faults(int argc, char **argv);
+int bench_replay(int argc, char **argv);
+int bench_ab(int argc, char **argv);
+
+/* One line on stderr, "clearpage-bench: ...". */
+void bench_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Progress on stderr, overwritten in place on a terminal. */
+void bench_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void bench_progress_done(void);
+
+uint64_t bench_now_ns(void);
+/* TSC ticks, serialised, and their length in ns (calibrated once). */
+uint64_t bench_ticks(void);
+double bench_ns_per_tick(void);
+
+/* The user-space routines: every strategy but kernel, where available. */
+bool bench_strategy_usable(int strategy);
+void bench_clear(int strategy, void *page);
+/* Strategies named in a comma list ("all": every usable one) as a mask. */
+int bench_parse_strategies(const char *list, unsigned int *mask);
+
+/* "16K,256K,8M,4G" into bytes; returns the count or -EINVAL. */
+int bench_parse_sizes(const char *list, uint64_t *sizes, int max);
+void bench_format_size(uint64_t bytes, char *buf, size_t size);
+int bench_parse_uint(const char *text, const char *what, unsigned long max,
+		     unsigned long *value);
+
+/* Memory: mmap'd, bound to @node (-1: local), optionally populated. */
+void *bench_map(size_t bytes, int node, bool populate, bool huge);
+void bench_unmap(void *p, size_t bytes);
+int bench_bind_cpu(int cpu);
+int bench_bind_node(void *p, size_t bytes, int node);
+/* Write back and drop every line of [p, p + bytes) from the caches. */
+void bench_flush(void *p, size_t bytes);
+/* The last-level cache size in bytes (sysfs), or 0. */
+uint64_t bench_llc_bytes(void);
+
+/* Statistics (GSL). Sorts @v. */
+void bench_summary(double *v, size_t n, double *median, double *min,
+		   double *max);
+double bench_mean(const double *v, size_t n);
+double bench_stddev(const double *v, size_t n);
+
+/* Output of one subcommand into DIR: NAME.json, NAME.csv, NAME.svg. */
+struct bench_out {
+	char dir[512];
+	char name[64];
+	json_object *root;	/* "meta" filled in; add "results" */
+	FILE *csv;
+};
+
+int bench_out_open(struct bench_out *out, const char *dir, const char *name,
+		   int argc, char **argv, const char *csv_header);
+void bench_out_csv(struct bench_out *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Path of DIR/NAME<suffix> in @buf. */
+const char *bench_out_path(const struct bench_out *out, const char *suffix,
+			   char *buf, size_t size);
+/*
+ * Render DIR/NAME.svg with the gnuplot @script (which reads the CSV file
+ * named by the gnuplot variable 'csv' and writes to 'svg'). Without gnuplot
+ * it says so once and returns -ENOENT.
+ */
+int bench_out_plot(struct bench_out *out, const char *script);
+/* Write the JSON, close the CSV. Returns 0 or a negative errno. */
+int bench_out_close(struct bench_out *out);
+
+#endif /* CLEARPAGE_BENCH_H */

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0
+/* clearpage-bench: shared helpers; see bench.h. */
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "bench.h"
+
+#define MPOL_BIND 2
+
+struct clearpage_cpu bench_cpu;
+const char *const bench_strategy_names[CLEARPAGE_STRATEGY_COUNT] =
+	CLEARPAGE_STRATEGY_NAMES;
+
+static bool progress_shown;
+
+void bench_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	bench_progress_done();
+	fputs("clearpage-bench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void bench_progress(const char *fmt, ...)
+{
+	bool tty = isatty(STDERR_FILENO);
+	va_list ap;
+
+	fputs(tty ? "\r\033[K" : "", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(tty ? "" : "\n", stderr);
+	progress_shown = tty;
+}
+
+void bench_progress_done(void)
+{
+	if (progress_shown)
+		fputs("\r\033[K", stderr);
+	progress_shown = false;
+}
+
+uint64_t bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t bench_ticks(void)
+{
+	unsigned int aux;
+
+	_mm_lfence();
+	return __rdtscp(&aux);
+}
+
+double bench_ns_per_tick(void)
+{
+	static double ns_per_tick;
+	uint64_t t0, c0, t1, c1;
+
+	if (ns_per_tick > 0)
+		return ns_per_tick;
+	t0 = bench_now_ns();
+	c0 = bench_ticks();
+	do {
+		t1 = bench_now_ns();
+	} while (t1 - t0 < 50000000ULL);	/* 50 ms */
+	c1 = bench_ticks();
+	ns_per_tick = (double)(t1 - t0) / (double)(c1 - c0);
+	return ns_per_tick;
+}
+
+bool bench_strategy_usable(int strategy)
+{
+	return strategy > CLEARPAGE_STRATEGY_KERNEL &&
+	       strategy < CLEARPAGE_STRATEGY_COUNT &&
+	       clearpage_strategy_available(&bench_cpu, strategy);
+}
+
+void bench_clear(int strategy, void *page)
+{
+	switch (strategy) {
+	case CLEARPAGE_STRATEGY_REP_STOSB:
+		clearpage_rep_stosb(page);
+		break;
+	case CLEARPAGE_STRATEGY_REP_STOSQ:
+		clearpage_rep_stosq(page);
+		break;
+	case CLEARPAGE_STRATEGY_MOVQ:
+		clearpage_movq(page);
+		break;
+	case CLEARPAGE_STRATEGY_MOVNTI:
+		clearpage_movnti(page);
+		break;
+	case CLEARPAGE_STRATEGY_CLZERO:
+		clearpage_clzero(page, bench_cpu.clzero_size);
+		break;
+	default:
+		memset(page, 0, BENCH_PAGE);
+		break;
+	}
+}
+
+int bench_parse_strategies(const char *list, unsigned int *mask)
+{
+	char *copy, *tok, *save;
+	int s, err = 0;
+
+	*mask = 0;
+	if (!strcmp(list, "all")) {
+		for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+			if (bench_strategy_usable(s))
+				*mask |= 1U << s;
+		return 0;
+	}
+	copy = strdup(list);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+			if (!strcmp(tok, bench_strategy_names[s]))
+				break;
+		if (s == CLEARPAGE_STRATEGY_COUNT) {
+			bench_error("unknown strategy '%s' (kernel, rep_stosb, rep_stosq, movq, movnti, clzero or all)",
+				    tok);
+			err = -EINVAL;
+		} else {
+			*mask |= 1U << s;
+		}
+	}
+	free(copy);
+	return err;
+}
+
+int bench_parse_sizes(const char *list, uint64_t *sizes, int max)
+{
+	const char *p = list;
+	int count = 0;
+
+	while (*p) {
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+
+		if (end == p || v == 0 || count == max)
+			return -EINVAL;
+		switch (*end) {
+		case 'K': case 'k': v <<= 10; end++; break;
+		case 'M': case 'm': v <<= 20; end++; break;
+		case 'G': case 'g': v <<= 30; end++; break;
+		default: break;
+		}
+		if (v % BENCH_PAGE || v > (1ULL << 40))
+			return -EINVAL;
+		sizes[count++] = v;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -EINVAL;
+		p = end;
+	}
+	return count ? count : -EINVAL;
+}
+
+void bench_format_size(uint64_t bytes, char *buf, size_t size)
+{
+	if (bytes >= (1ULL << 30) && !(bytes % (1ULL << 30)))
+		snprintf(buf, size, "%lluG", (unsigned long long)(bytes >> 30));
+	else if (bytes >= (1ULL << 20) && !(bytes % (1ULL << 20)))
+		snprintf(buf, size, "%lluM", (unsigned long long)(bytes >> 20));
+	else
+		snprintf(buf, size, "%lluK", (unsigned long long)(bytes >> 10));
+}
+
+int bench_parse_uint(const char *text, const char *what, unsigned long max,
+		     unsigned long *value)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(text, &end, 10);
+	if (errno || end == text || *end || v > max || text[0] == '-') {
+		bench_error("%s: '%s' is not a number from 0 to %lu", what, text,
+			    max);
+		return -EINVAL;
+	}
+	*value = v;
+	return 0;
+}
+
+int bench_bind_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		bench_error("cannot run on CPU %d: %s", cpu, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+int bench_bind_node(void *p, size_t bytes, int node)
+{
+	unsigned long mask[1024 / (8 * sizeof(unsigned long))] = { 0 };
+
+	if (node < 0)
+		return 0;
+	if (node >= 1024)
+		return -EINVAL;
+	mask[node / (8 * sizeof(unsigned long))] |=
+		1UL << (node % (8 * sizeof(unsigned long)));
+	if (syscall(SYS_mbind, p, bytes, MPOL_BIND, mask, 1024UL, 0U)) {
+		bench_error("cannot bind memory to node %d: %s", node,
+			    strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+void *bench_map(size_t bytes, int node, bool populate, bool huge)
+{
+	size_t len = bytes + (huge ? BENCH_HUGE : 0);
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *aligned;
+
+	if (p == MAP_FAILED) {
+		bench_error("cannot map %zu bytes: %s", bytes, strerror(errno));
+		return NULL;
+	}
+	aligned = p;
+	if (huge) {
+		/* A 2 MiB aligned window; give back the rest. */
+		aligned = (char *)(((uintptr_t)p + BENCH_HUGE - 1) &
+				   ~(BENCH_HUGE - 1));
+		if (aligned > p)
+			munmap(p, aligned - p);
+		if (aligned + bytes < p + len)
+			munmap(aligned + bytes, p + len - (aligned + bytes));
+	}
+	madvise(aligned, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	if (bench_bind_node(aligned, bytes, node)) {
+		munmap(aligned, bytes);
+		return NULL;
+	}
+	if (populate)
+		for (size_t off = 0; off < bytes; off += BENCH_PAGE)
+			((volatile char *)aligned)[off] = 1;
+	return aligned;
+}
+
+void bench_unmap(void *p, size_t bytes)
+{
+	if (p)
+		munmap(p, bytes);
+}
+
+void bench_flush(void *p, size_t bytes)
+{
+	char *c = p;
+
+	for (size_t off = 0; off < bytes; off += CLEARPAGE_LINE_SIZE)
+		_mm_clflush(c + off);
+	_mm_mfence();
+}
+
+uint64_t bench_llc_bytes(void)
+{
+	uint64_t best = 0;
+	char path[128], text[64];
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		unsigned long long v;
+		char unit = 0;
+		FILE *f;
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		f = fopen(path, "re");
+		if (!f)
+			break;
+		if (fgets(text, sizeof(text), f) &&
+		    sscanf(text, "%llu%c", &v, &unit) >= 1) {
+			if (unit == 'K')
+				v <<= 10;
+			else if (unit == 'M')
+				v <<= 20;
+			if (v > best)
+				best = v;
+		}
+		fclose(f);
+	}
+	return best;
+}
+
+void bench_summary(double *v, size_t n, double *median, double *min,
+		   double *max)
+{
+	gsl_sort(v, 1, n);
+	*median = gsl_stats_median_from_sorted_data(v, 1, n);
+	*min = v[0];
+	*max = v[n - 1];
+}
+
+double bench_mean(const double *v, size_t n)
+{
+	return gsl_stats_mean(v, 1, n);
+}
+
+double bench_stddev(const double *v, size_t n)
+{
+	return n > 1 ? gsl_stats_sd(v, 1, n) : 0;
+}
+
+/* ---- output ---- */
+
+static json_object *meta_object(int argc, char **argv)
+{
+	json_object *meta = json_object_new_object(), *args;
+	char model[256] = "unknown", line[512], date[64];
+	struct utsname u;
+	time_t now = time(NULL);
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	int i;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+			snprintf(model, sizeof(model), "%s", strchr(line, ':') + 2);
+			model[strcspn(model, "\n")] = '\0';
+			break;
+		}
+	if (f)
+		fclose(f);
+	uname(&u);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	json_object_object_add(meta, "cpu_model", json_object_new_string(model));
+	json_object_object_add(meta, "cpu_vendor",
+			       json_object_new_string(bench_cpu.vendor));
+	json_object_object_add(meta, "cpu_family",
+			       json_object_new_int((int)bench_cpu.family));
+	json_object_object_add(meta, "cpu_model_number",
+			       json_object_new_int((int)bench_cpu.model));
+	json_object_object_add(meta, "kernel", json_object_new_string(u.release));
+	json_object_object_add(meta, "llc_bytes",
+			       json_object_new_int64((int64_t)bench_llc_bytes()));
+	json_object_object_add(meta, "date", json_object_new_string(date));
+	args = json_object_new_array();
+	for (i = 0; i < argc; i++)
+		json_object_array_add(args, json_object_new_string(argv[i]));
+	json_object_object_add(meta, "argv", args);
+	return meta;
+}
+
+const char *bench_out_path(const struct bench_out *out, const char *suffix,
+			   char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%s%s", out->dir, out->name, suffix);
+	return buf;
+}
+
+static int make_dirs(const char *dir)
+{
+	char path[512];
+	char *p;
+
+	snprintf(path, sizeof(path), "%s", dir);
+	for (p = path + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(path, 0755) && errno != EEXIST)
+				return -errno;
+			*p = '/';
+		}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int bench_out_open(struct bench_out *out, const char *dir, const char *name,
+		   int argc, char **argv, const char *csv_header)
+{
+	char path[600];
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->dir, sizeof(out->dir), "%s", dir);
+	snprintf(out->name, sizeof(out->name), "%s", name);
+	err = make_dirs(dir);
+	if (err) {
+		bench_error("cannot create %s: %s", dir, strerror(-err));
+		return err;
+	}
+	out->csv = fopen(bench_out_path(out, ".csv", path, sizeof(path)), "we");
+	if (!out->csv) {
+		err = -errno;
+		bench_error("cannot write %s: %s", path, strerror(errno));
+		return err;
+	}
+	fprintf(out->csv, "%s\n", csv_header);
+	out->root = json_object_new_object();
+	json_object_object_add(out->root, "benchmark",
+			       json_object_new_string(name));
+	json_object_object_add(out->root, "meta", meta_object(argc, argv));
+	return 0;
+}
+
+void bench_out_csv(struct bench_out *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(out->csv, fmt, ap);
+	va_end(ap);
+	fputc('\n', out->csv);
+}
+
+int bench_out_plot(struct bench_out *out, const char *script)
+{
+	static bool said;
+	char csv[600], svg[600], gp[600];
+	FILE *f;
+	pid_t pid;
+	int status;
+
+	fflush(out->csv);
+	bench_out_path(out, ".csv", csv, sizeof(csv));
+	bench_out_path(out, ".svg", svg, sizeof(svg));
+	bench_out_path(out, ".gp", gp, sizeof(gp));
+	f = fopen(gp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "csv = '%s'\nsvg = '%s'\nset datafile separator ','\n"
+		   "set terminal svg size 900,540 dynamic noenhanced background rgb 'white'\n"
+		   "set output svg\n%s", csv, svg, script);
+	fclose(f);
+	pid = fork();
+	if (pid == 0) {
+		execlp("gnuplot", "gnuplot", gp, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -errno;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		if (!said)
+			bench_error("gnuplot not found: no SVG written (apt-get install gnuplot-nox)");
+		said = true;
+		return -ENOENT;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		bench_error("gnuplot failed on %s", gp);
+		return -EIO;
+	}
+	return 0;
+}
+
+int bench_out_close(struct bench_out *out)
+{
+	char path[600];
+	int err = 0;
+
+	if (out->csv && fclose(out->csv))
+		err = -errno;
+	out->csv = NULL;
+	if (out->root) {
+		bench_out_path(out, ".json", path, sizeof(path));
+		if (json_object_to_file_ext(path, out->root,
+					    JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_NOSLASHESCAPE)) {
+			bench_error("cannot write %s", path);
+			err = -EIO;
+		}
+		json_object_put(out->root);
+		out->root = NULL;
+	}
+	return err;
+}

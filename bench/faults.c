@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpage-bench faults: page-fault latency on the running kernel. Each run
+ * maps SIZE bytes of private anonymous memory bound to the node and writes
+ * one byte per 4 KiB page (or per 2 MiB with --thp), so every write is a
+ * fault whose biggest cost is zeroing the page. With clearpage.ko loaded
+ * (and root), the run is repeated with each strategy set on the node; the
+ * node's strategy and pin are restored afterwards.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../daemon/lib/clearpage-client.h"
+#include "../daemon/pmu.h"
+#include "bench.h"
+
+#define MAX_SIZES 16
+#define MAX_NODES 64
+#define CURRENT (-1)
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: clearpage-bench faults [--sizes LIST] [--runs N] [--node N|all]\n"
+		"                              [--thp] [--strategies LIST|all|current]\n"
+		"                              [--out DIR]\n"
+		"  --sizes       mapping sizes (default 8M,64M,512M,4G)\n"
+		"  --runs        runs per point, median reported (default 5)\n"
+		"  --node        node(s) to bind the memory to (default all)\n"
+		"  --thp         fault 2 MiB transparent huge pages (MADV_HUGEPAGE)\n"
+		"  --strategies  module strategies to set in turn (default: all when\n"
+		"                clearpage.ko is loaded and we are root, else current)\n"
+		"  --out         directory for faults.{json,csv,svg} (default bench-results)\n");
+}
+
+/* AnonHugePages of this process, in bytes. */
+static uint64_t anon_huge_bytes(void)
+{
+	char line[256];
+	uint64_t kb = 0, v;
+	FILE *f = fopen("/proc/self/smaps_rollup", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %lu kB", &v) == 1)
+			kb = v;
+	if (f)
+		fclose(f);
+	return kb << 10;
+}
+
+/* One run: ns per fault, and the share of the memory that was THP. */
+static int fault_run(uint64_t bytes, int node, bool thp, double *ns,
+		     double *thp_share)
+{
+	uint64_t step = thp ? BENCH_HUGE : BENCH_PAGE, t0, before, after;
+	char *p = bench_map(bytes, node, false, thp);
+
+	if (!p)
+		return -ENOMEM;
+	before = anon_huge_bytes();
+	t0 = bench_now_ns();
+	for (uint64_t off = 0; off < bytes; off += step)
+		((volatile char *)p)[off] = 1;
+	*ns = (double)(bench_now_ns() - t0) / (double)(bytes / step);
+	after = anon_huge_bytes();
+	*thp_share = after > before ? (double)(after - before) / bytes : 0;
+	bench_unmap(p, bytes);
+	return 0;
+}
+
+static int online_nodes(int *nodes, int max)
+{
+	char text[256] = "0";
+	FILE *f = fopen("/sys/devices/system/node/online", "re");
+
+	if (f) {
+		if (!fgets(text, sizeof(text), f))
+			strcpy(text, "0");
+		fclose(f);
+	}
+	return pmu_parse_cpulist(text, nodes, max);
+}
+
+static const char plot[] =
+	"set title 'clearpage-bench faults: ns per fault'\n"
+	"set logscale x 2\nset xlabel 'mapping size (MiB)'\n"
+	"set ylabel 'ns per fault (median)'\nset key outside right\nset grid\n"
+	"keys = system(\"awk -F, 'NR > 1 { print $1 \\\"/\\\" $2 }' \" . csv . \" | sort -u | tr '\\n' ' '\")\n"
+	"series(k) = sprintf(\"< awk -F, '$1 \\\"/\\\" $2 == \\\"%s\\\"' %s\", k, csv)\n"
+	"plot for [k in keys] series(k) using ($3 / 1048576):5 "
+	"with linespoints title 'node' . k\n";
+
+int bench_faults(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "sizes", required_argument, NULL, 's' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "node", required_argument, NULL, 'n' },
+		{ "thp", no_argument, NULL, 't' },
+		{ "strategies", required_argument, NULL, 'S' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	const char *size_list = "8M,64M,512M,4G", *dir = "bench-results";
+	const char *strategy_list = NULL, *node_arg = "all";
+	uint64_t sizes[MAX_SIZES];
+	unsigned long runs = 5, node_value;
+	int nodes[MAX_NODES], nr_nodes, nr_sizes, opt, err = 0;
+	int strategy_order[CLEARPAGE_STRATEGY_COUNT + 1], nr_strategies = 0;
+	struct cp_node_info saved[MAX_NODES];
+	struct cp_client *client = NULL;
+	unsigned int mask = 0;
+	bool thp = false;
+	struct bench_out out;
+	json_object *results;
+
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (opt) {
+		case 's': size_list = optarg; break;
+		case 'r':
+			if (bench_parse_uint(optarg, "--runs", 1000, &runs) || !runs)
+				return 2;
+			break;
+		case 'n': node_arg = optarg; break;
+		case 't': thp = true; break;
+		case 'S': strategy_list = optarg; break;
+		case 'o': dir = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	nr_sizes = bench_parse_sizes(size_list, sizes, MAX_SIZES);
+	if (nr_sizes < 0 || (thp && (sizes[0] % BENCH_HUGE))) {
+		bench_error("--sizes: '%s' is not a list of sizes in 4K (2M with --thp) multiples",
+			    size_list);
+		return 2;
+	}
+	for (int i = 0; thp && i < nr_sizes; i++)
+		if (sizes[i] % BENCH_HUGE) {
+			bench_error("--sizes: with --thp every size is a multiple of 2M");
+			return 2;
+		}
+	if (!strcmp(node_arg, "all")) {
+		nr_nodes = online_nodes(nodes, MAX_NODES);
+		if (nr_nodes <= 0) {
+			bench_error("cannot read the online nodes");
+			return 1;
+		}
+	} else {
+		if (bench_parse_uint(node_arg, "--node", MAX_NODES - 1, &node_value))
+			return 2;
+		nodes[0] = (int)node_value;
+		nr_nodes = 1;
+	}
+
+	/* Which strategies to set through the module. */
+	if (!strategy_list || strcmp(strategy_list, "current")) {
+		int e = cp_client_open(&client);
+
+		if (e && strategy_list) {
+			bench_error("--strategies needs clearpage.ko loaded: %s (modprobe clearpage)",
+				    strerror(-e));
+			return 1;
+		}
+		if (!e && !strategy_list && geteuid()) {
+			bench_error("clearpage.ko is loaded but changing strategies needs root: timing the current strategy only");
+			cp_client_close(client);
+			client = NULL;
+		}
+	}
+	if (client) {
+		for (int i = 0; i < nr_nodes; i++) {
+			err = cp_get_node(client, (uint32_t)nodes[i], &saved[i]);
+			if (err) {
+				bench_error("node %d: %s %s", nodes[i], strerror(-err),
+					    cp_client_error(client));
+				cp_client_close(client);
+				return 1;
+			}
+			for (int k = 0; k < saved[i].nr_strategies; k++)
+				mask |= 1U << saved[i].strategies[k].strategy;
+		}
+		if (strategy_list && strcmp(strategy_list, "all")) {
+			unsigned int wanted;
+
+			if (bench_parse_strategies(strategy_list, &wanted)) {
+				cp_client_close(client);
+				return 2;
+			}
+			if (wanted & ~mask) {
+				bench_error("--strategies: the module does not offer every one of '%s'",
+					    strategy_list);
+				cp_client_close(client);
+				return 2;
+			}
+			mask = wanted;
+		}
+		for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+			if (mask & (1U << s))
+				strategy_order[nr_strategies++] = s;
+	} else {
+		strategy_order[nr_strategies++] = CURRENT;
+	}
+
+	if (bench_out_open(&out, dir, "faults", argc, argv,
+			   "node,strategy,size_bytes,page,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_4k,thp_share")) {
+		cp_client_close(client);
+		return 1;
+	}
+	results = json_object_new_array();
+	json_object_object_add(out.root, "results", results);
+	printf("%-5s %-10s %8s  %14s %10s %10s %10s\n", "node", "strategy", "size",
+	       thp ? "ns/2M fault" : "ns/4K fault", "min", "max", "ns/4K");
+	for (int n = 0; n < nr_nodes && !err; n++) {
+		for (int k = 0; k < nr_strategies && !err; k++) {
+			int s = strategy_order[k];
+			const char *name = s == CURRENT ? "current" : bench_strategy_names[s];
+
+			if (s != CURRENT) {
+				err = cp_set_strategy(client, (uint32_t)nodes[n], s,
+						      CLEARPAGE_SOURCE_ADMIN);
+				if (err) {
+					bench_error("node %d: setting %s: %s %s", nodes[n],
+						    name, strerror(-err), cp_client_error(client));
+					break;
+				}
+			}
+			for (int i = 0; i < nr_sizes && !err; i++) {
+				double *v = calloc(runs, sizeof(*v)), med, lo, hi, share = 0;
+				double per4k;
+				char size_name[32];
+				json_object *o;
+
+				if (!v) {
+					err = -ENOMEM;
+					break;
+				}
+				bench_format_size(sizes[i], size_name, sizeof(size_name));
+				for (unsigned long r = 0; r < runs && !err; r++) {
+					bench_progress("faults: node %d %s %s run %lu/%lu",
+						       nodes[n], name, size_name, r + 1, runs);
+					err = fault_run(sizes[i], nodes[n], thp, &v[r], &share);
+				}
+				if (err) {
+					free(v);
+					break;
+				}
+				bench_summary(v, runs, &med, &lo, &hi);
+				per4k = thp ? med / (BENCH_HUGE / BENCH_PAGE) : med;
+				bench_progress_done();
+				printf("%-5d %-10s %8s  %14.0f %10.0f %10.0f %10.1f%s\n",
+				       nodes[n], name, size_name, med, lo, hi, per4k,
+				       thp && share < 0.9 ? "  (few THPs)" : "");
+				fflush(stdout);
+				bench_out_csv(&out, "%d,%s,%llu,%s,%.1f,%.1f,%.1f,%.1f,%.3f",
+					      nodes[n], name, (unsigned long long)sizes[i],
+					      thp ? "2M" : "4K", med, lo, hi, per4k, share);
+				o = json_object_new_object();
+				json_object_object_add(o, "node", json_object_new_int(nodes[n]));
+				json_object_object_add(o, "strategy", json_object_new_string(name));
+				json_object_object_add(o, "size_bytes", json_object_new_int64((int64_t)sizes[i]));
+				json_object_object_add(o, "page", json_object_new_string(thp ? "2M" : "4K"));
+				json_object_object_add(o, "runs", json_object_new_int((int)runs));
+				json_object_object_add(o, "ns_per_fault_median", json_object_new_double(med));
+				json_object_object_add(o, "ns_per_fault_min", json_object_new_double(lo));
+				json_object_object_add(o, "ns_per_fault_max", json_object_new_double(hi));
+				json_object_object_add(o, "ns_per_4k", json_object_new_double(per4k));
+				if (thp)
+					json_object_object_add(o, "thp_share", json_object_new_double(share));
+				json_object_array_add(results, o);
+				free(v);
+			}
+		}
+	}
+	/* Put every node back as it was. */
+	for (int n = 0; client && n < nr_nodes; n++) {
+		int e = cp_set_strategy(client, (uint32_t)nodes[n], saved[n].strategy,
+					CLEARPAGE_SOURCE_ADMIN);
+
+		if (!e)
+			e = cp_set_pinned(client, (uint32_t)nodes[n], saved[n].pinned);
+		if (e)
+			bench_error("node %d: restoring %s%s: %s", nodes[n],
+				    bench_strategy_names[saved[n].strategy],
+				    saved[n].pinned ? " (pinned)" : "", strerror(-e));
+	}
+	cp_client_close(client);
+	bench_out_plot(&out, plot);
+	if (bench_out_close(&out))
+		err = -EIO;
+	return err ? 1 : 0;
+}

@@ -1,0 +1,702 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpage-bench replay: the real policy (daemon/policy.c) driving real
+ * clears on this CPU. A workload is a list of phases, each some intervals
+ * long; an interval clears --pages pages taken from the hot pool (a few
+ * pages recycled, so their lines stay cached) or the cold pool (far larger
+ * than the last-level cache, visited in a shuffled order), and touches each
+ * page after clearing it as an application would (none, its first line, or
+ * every line). Each interval the policy gets what the daemon gets from the
+ * module: timed clears of the current strategy (one page in --sample-every),
+ * their mean cost, and timed reference clears with the hot strategy while a
+ * non-temporal strategy runs. Reference clears go to fixed frames (frame
+ * number % --reference-every == 0), which therefore stay in the state the
+ * hot strategy would keep them in: a non-temporal clear would have evicted a
+ * recycled page, and a reference clear on it would measure the eviction
+ * rather than the workload. The policy then chooses the strategy for the
+ * next interval.
+ *
+ * Arms, run in rotated order in each repeat: adaptive, every static
+ * strategy, and the oracle (the best static strategy of each phase, from the
+ * static arms of the same repeat). Totals are wall time of the clears and
+ * touches; ratios are of medians over the repeats.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <x86intrin.h>
+
+#include "../daemon/config.h"
+#include "../daemon/policy.h"
+#include "bench.h"
+
+#define MAX_PHASES 64
+#define ADAPTIVE (-1)
+#define CAL_PASSES 15
+#define CAL_ROUNDS 5
+
+enum touch { TOUCH_NONE, TOUCH_LINE, TOUCH_PAGE };
+static const char *const touch_names[] = { "none", "line", "page" };
+
+struct phase {
+	bool cold;
+	unsigned int intervals;
+};
+
+struct replay {
+	struct phase phases[MAX_PHASES];
+	int nr_phases;
+	unsigned int nr_intervals;
+	unsigned long pages, hot_pages, sample_every, reference_every;
+	enum touch touch;
+	char *hot_pool, *cold_pool;
+	uint64_t cold_pages;
+	uint32_t *order;		/* shuffled cold pages */
+	uint64_t hot_cursor, cold_cursor;
+	struct policy_config config;
+	struct policy_calibration calibration;
+	unsigned int allowed;
+	int hot, cold;
+	volatile uint64_t sink;
+	/* Adaptive arm of the last repeat, one entry per interval. */
+	struct timeline {
+		int phase;
+		int strategy;
+		double cold_fraction;
+		double ns_per_page;
+		enum policy_action action;
+		const char *reason;
+	} *timeline;
+	unsigned int switches, reverts;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: clearpage-bench replay [--workload mixed|hot|cold] [--phases LIST]\n"
+		"                              [--pages N] [--touch none|line|page]\n"
+		"                              [--hot-pages N] [--cold-mb M] [--repeats R]\n"
+		"                              [--sample-every N] [--reference-every N]\n"
+		"                              [--config FILE] [--cpu C] [--node N] [--out DIR]\n"
+		"  --workload        mixed: hot:30,cold:30,hot:30,cold:30 (default);\n"
+		"                    hot: hot:120; cold: cold:120\n"
+		"  --phases          the phases instead, e.g. hot:10,cold:50\n"
+		"  --pages           pages cleared per interval (default 4096)\n"
+		"  --touch           what the application reads after each clear\n"
+		"                    (default none)\n"
+		"  --hot-pages       hot pool size in pages (default 64: 256 KiB)\n"
+		"  --cold-mb         cold pool size (default 4 x LLC, at least 1024)\n"
+		"  --repeats         repeats of every arm, medians reported (default 3)\n"
+		"  --sample-every    time one clear in N, as the module does (default 8)\n"
+		"  --reference-every frames (one in N) cleared with the hot strategy while\n"
+		"                    a non-temporal one runs; 0: none, the policy probes\n"
+		"                    (default 32)\n"
+		"  --config          take [Policy] from this clearpaged.conf file\n"
+		"  --out             directory for replay.{json,csv,svg} and\n"
+		"                    replay-timeline.csv (default bench-results)\n");
+}
+
+static int parse_phases(struct replay *r, const char *text)
+{
+	char *copy = strdup(text), *tok, *save;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	r->nr_phases = 0;
+	r->nr_intervals = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		struct phase *p = &r->phases[r->nr_phases];
+		char kind[8];
+		unsigned int n;
+		int used = 0;
+
+		if (r->nr_phases == MAX_PHASES ||
+		    sscanf(tok, "%7[a-z]:%u%n", kind, &n, &used) != 2 ||
+		    tok[used] || !n || n > 100000 ||
+		    (strcmp(kind, "hot") && strcmp(kind, "cold")))
+			err = -EINVAL;
+		else {
+			p->cold = !strcmp(kind, "cold");
+			p->intervals = n;
+			r->nr_intervals += n;
+			r->nr_phases++;
+		}
+	}
+	free(copy);
+	if (err || !r->nr_phases) {
+		bench_error("--phases: '%s' is not a list of hot:N and cold:N (at most %d phases)",
+			    text, MAX_PHASES);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* In user space "kernel" is what the kernel's clear_page() runs. */
+static int routine(int strategy)
+{
+	if (strategy != CLEARPAGE_STRATEGY_KERNEL)
+		return strategy;
+	return bench_cpu.has_erms ? CLEARPAGE_STRATEGY_REP_STOSB :
+				    CLEARPAGE_STRATEGY_REP_STOSQ;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The module's calibration method (kmod/calibration.c) in user space: hot,
+ * 4 pages cleared over and over; cold, 64 pages flushed before each pass;
+ * the median of CAL_PASSES passes. Cold costs of the strategies that read
+ * for ownership (rep stos, movq) swing with the memory system's load, so
+ * the replay takes the median of CAL_ROUNDS such calibrations, strategies
+ * interleaved.
+ */
+static double calibrate_one(int s, char *buf, bool cold)
+{
+	double passes[CAL_PASSES];
+	unsigned int pages = cold ? 64 : 4;
+
+	if (!cold)
+		for (unsigned int p = 0; p < pages; p++)
+			bench_clear(s, buf + p * BENCH_PAGE);
+	for (int i = 0; i < CAL_PASSES; i++) {
+		uint64_t t0;
+
+		if (cold)
+			bench_flush(buf, pages * BENCH_PAGE);
+		t0 = bench_now_ns();
+		for (unsigned int p = 0; p < pages; p++)
+			bench_clear(s, buf + p * BENCH_PAGE);
+		_mm_sfence();
+		passes[i] = (double)(bench_now_ns() - t0) / pages;
+	}
+	qsort(passes, CAL_PASSES, sizeof(passes[0]), compare_double);
+	return passes[CAL_PASSES / 2];
+}
+
+static void calibrate(struct replay *r, char *buf)
+{
+	double hot[CLEARPAGE_STRATEGY_COUNT][CAL_ROUNDS];
+	double cold[CLEARPAGE_STRATEGY_COUNT][CAL_ROUNDS];
+	int s;
+
+	memset(&r->calibration, 0, sizeof(r->calibration));
+	for (int round = 0; round < CAL_ROUNDS; round++)
+		for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+			if (!bench_strategy_usable(s))
+				continue;
+			hot[s][round] = calibrate_one(s, buf, false);
+			cold[s][round] = calibrate_one(s, buf, true);
+		}
+	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		if (!bench_strategy_usable(s))
+			continue;
+		qsort(hot[s], CAL_ROUNDS, sizeof(double), compare_double);
+		qsort(cold[s], CAL_ROUNDS, sizeof(double), compare_double);
+		r->calibration.hot_ns[s] = hot[s][CAL_ROUNDS / 2];
+		r->calibration.cold_ns[s] = cold[s][CAL_ROUNDS / 2];
+		r->calibration.valid[s] = true;
+		r->allowed |= 1U << s;
+	}
+	s = routine(CLEARPAGE_STRATEGY_KERNEL);
+	r->calibration.valid[0] = true;
+	r->calibration.hot_ns[0] = r->calibration.hot_ns[s];
+	r->calibration.cold_ns[0] = r->calibration.cold_ns[s];
+	if (!bench_cpu.has_erms)
+		r->allowed |= 1U << CLEARPAGE_STRATEGY_KERNEL;
+}
+
+static inline void touch(struct replay *r, const char *page)
+{
+	uint64_t sum = 0;
+
+	if (r->touch == TOUCH_LINE)
+		sum = *(const volatile uint64_t *)page;
+	else if (r->touch == TOUCH_PAGE)
+		for (unsigned long off = 0; off < BENCH_PAGE; off += CLEARPAGE_LINE_SIZE)
+			sum += *(const volatile uint64_t *)(page + off);
+	r->sink += sum;
+}
+
+/* The next page of the pool, and its frame number within the pool. */
+static inline char *next_page(struct replay *r, bool cold, uint64_t *frame)
+{
+	if (!cold) {
+		*frame = r->hot_cursor++ % r->hot_pages;
+		return r->hot_pool + *frame * BENCH_PAGE;
+	}
+	*frame = r->order[r->cold_cursor++ % r->cold_pages];
+	return r->cold_pool + *frame * BENCH_PAGE;
+}
+
+static bool non_temporal(int s)
+{
+	return s == CLEARPAGE_STRATEGY_MOVNTI || s == CLEARPAGE_STRATEGY_CLZERO;
+}
+
+/*
+ * One arm over the whole workload: total ns, and ns per phase in
+ * @phase_ns. @arm is a strategy, or ADAPTIVE.
+ */
+static double run_arm(struct replay *r, int arm, double *phase_ns,
+		      bool record)
+{
+	struct policy_node node;
+	double total = 0, ns_per_tick = bench_ns_per_tick();
+	unsigned int interval = 0;
+	int strategy = arm == ADAPTIVE ? r->hot : arm;
+
+	policy_node_init(&node, strategy);
+	r->hot_cursor = 0;
+	r->cold_cursor = 0;
+	bench_flush(r->hot_pool, r->hot_pages * BENCH_PAGE);
+	if (record)
+		r->switches = r->reverts = 0;
+	for (int ph = 0; ph < r->nr_phases; ph++) {
+		bool cold = r->phases[ph].cold;
+
+		phase_ns[ph] = 0;
+		for (unsigned int k = 0; k < r->phases[ph].intervals; k++, interval++) {
+			uint64_t main_ticks = 0, ref_ticks = 0, main_n = 0, ref_n = 0;
+			bool refs = arm == ADAPTIVE && r->reference_every &&
+				    non_temporal(strategy);
+			int run_as = routine(strategy), hot_as = routine(r->hot);
+			struct policy_sample sample = { .pages = r->pages };
+			struct policy_decision d;
+			uint64_t t0 = bench_now_ns();
+			double ns;
+
+			for (unsigned long p = 0; p < r->pages; p++) {
+				uint64_t frame;
+				char *page = next_page(r, cold, &frame);
+
+				if (arm != ADAPTIVE) {
+					bench_clear(run_as, page);
+				} else if (refs && frame % r->reference_every == 0) {
+					uint64_t c0 = bench_ticks();
+
+					bench_clear(hot_as, page);
+					ref_ticks += bench_ticks() - c0;
+					ref_n++;
+				} else if (p % r->sample_every == 0) {
+					uint64_t c0 = bench_ticks();
+
+					bench_clear(run_as, page);
+					main_ticks += bench_ticks() - c0;
+					main_n++;
+				} else {
+					bench_clear(run_as, page);
+				}
+				touch(r, page);
+			}
+			_mm_sfence();
+			ns = (double)(bench_now_ns() - t0);
+			phase_ns[ph] += ns;
+			total += ns;
+			if (arm != ADAPTIVE)
+				continue;
+			sample.samples = main_n;
+			sample.ns_per_page = main_n ? main_ticks * ns_per_tick / main_n : 0;
+			sample.ref_strategy = r->hot;
+			sample.ref_samples = ref_n;
+			sample.ref_ns_per_page = ref_n ? ref_ticks * ns_per_tick / ref_n : 0;
+			policy_step(&r->config, r->allowed, &r->calibration, &node,
+				    &sample, false, &d);
+			if (record) {
+				r->timeline[interval] = (struct timeline){
+					.phase = ph, .strategy = strategy,
+					.cold_fraction = d.cold_fraction,
+					.ns_per_page = sample.ns_per_page,
+					.action = d.action, .reason = d.reason,
+				};
+				r->switches += d.action == POLICY_SWITCH;
+				r->reverts += d.action == POLICY_REVERT;
+			}
+			if (d.action != POLICY_HOLD) {
+				policy_applied(&r->config, &node, &d);
+				strategy = node.strategy;
+			}
+		}
+	}
+	return total;
+}
+
+static const char plot[] =
+	"timeline = csv[1:strlen(csv) - 4] . '-timeline.csv'\n"
+	"set multiplot layout 2,1 title 'clearpage-bench replay: the adaptive arm'\n"
+	"set grid\nset key outside right\nset xlabel 'interval'\n"
+	"set ylabel 'fraction'\nset yrange [-0.05:1.05]\n"
+	"plot timeline using 1:(strcol(2) eq 'cold' ? 1 : 0) with steps lw 2 title 'phase is cold', "
+	"timeline using 1:($5 >= 0 ? $5 : 1/0) with points pt 7 ps 0.5 title 'estimated cold fraction'\n"
+	"set ylabel 'strategy'\nset yrange [-0.5:5.5]\n"
+	"set ytics ('kernel' 0, 'rep_stosb' 1, 'rep_stosq' 2, 'movq' 3, 'movnti' 4, 'clzero' 5)\n"
+	"plot timeline using 1:4 with steps lw 2 title 'strategy chosen'\n"
+	"unset multiplot\n";
+
+static int write_timeline(struct replay *r, struct bench_out *out)
+{
+	char path[600];
+	FILE *f = fopen(bench_out_path(out, "-timeline.csv", path, sizeof(path)), "we");
+
+	if (!f) {
+		bench_error("cannot write %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	fprintf(f, "interval,phase,strategy,strategy_index,cold_fraction,ns_per_page,action,reason\n");
+	for (unsigned int i = 0; i < r->nr_intervals; i++) {
+		struct timeline *t = &r->timeline[i];
+
+		fprintf(f, "%u,%s,%s,%d,%.3f,%.1f,%s,\"%s\"\n", i,
+			r->phases[t->phase].cold ? "cold" : "hot",
+			bench_strategy_names[t->strategy], t->strategy,
+			t->cold_fraction, t->ns_per_page,
+			t->action == POLICY_SWITCH ? "switch" :
+			t->action == POLICY_REVERT ? "revert" : "hold",
+			t->reason ? t->reason : "");
+	}
+	return fclose(f) ? -errno : 0;
+}
+
+static int setup(struct replay *r, unsigned long cold_mb, int node)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	char *cal;
+
+	r->cold_pages = (cold_mb << 20) / BENCH_PAGE;
+	r->hot_pool = bench_map(r->hot_pages * BENCH_PAGE, node, true, false);
+	r->cold_pool = bench_map(r->cold_pages * BENCH_PAGE, node, true, false);
+	cal = bench_map(64 * BENCH_PAGE, node, true, false);
+	r->order = malloc(r->cold_pages * sizeof(*r->order));
+	r->timeline = calloc(r->nr_intervals, sizeof(*r->timeline));
+	if (!r->hot_pool || !r->cold_pool || !cal || !r->order || !r->timeline)
+		return -ENOMEM;
+	/* A fixed shuffle (xorshift64, Fisher-Yates): faults meet pages in no
+	 * order a prefetcher could follow, the same order in every arm. */
+	for (uint64_t i = 0; i < r->cold_pages; i++)
+		r->order[i] = (uint32_t)i;
+	for (uint64_t i = r->cold_pages - 1; i > 0; i--) {
+		uint64_t j;
+		uint32_t t;
+
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		j = seed % (i + 1);
+		t = r->order[i];
+		r->order[i] = r->order[j];
+		r->order[j] = t;
+	}
+	calibrate(r, cal);
+	bench_unmap(cal, 64 * BENCH_PAGE);
+	if (!policy_pick_strategies(&r->config, r->allowed, &r->calibration,
+				    &r->hot, &r->cold)) {
+		char text[512] = "";
+
+		for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+			if (r->calibration.valid[s])
+				snprintf(text + strlen(text), sizeof(text) - strlen(text),
+					 " %s %.0f/%.0f", bench_strategy_names[s],
+					 r->calibration.hot_ns[s], r->calibration.cold_ns[s]);
+		bench_error("this CPU's calibration (ns/4K hot/cold:%s) shows no usable hot/cold pair (MinSpread %.2f): the policy would hold still; nothing to replay",
+			    text, r->config.min_spread);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static json_object *calibration_json(const struct replay *r)
+{
+	json_object *o = json_object_new_object();
+
+	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		json_object *c;
+
+		if (!r->calibration.valid[s])
+			continue;
+		c = json_object_new_object();
+		json_object_object_add(c, "hot_ns", json_object_new_double(r->calibration.hot_ns[s]));
+		json_object_object_add(c, "cold_ns", json_object_new_double(r->calibration.cold_ns[s]));
+		json_object_object_add(o, bench_strategy_names[s], c);
+	}
+	return o;
+}
+
+int bench_replay(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "workload", required_argument, NULL, 'w' },
+		{ "phases", required_argument, NULL, 'p' },
+		{ "pages", required_argument, NULL, 'P' },
+		{ "touch", required_argument, NULL, 't' },
+		{ "hot-pages", required_argument, NULL, 'H' },
+		{ "cold-mb", required_argument, NULL, 'C' },
+		{ "repeats", required_argument, NULL, 'r' },
+		{ "sample-every", required_argument, NULL, 's' },
+		{ "reference-every", required_argument, NULL, 'R' },
+		{ "config", required_argument, NULL, 'f' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "node", required_argument, NULL, 'n' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	static struct replay r;
+	struct daemon_config daemon_config;
+	char error[512];
+	const char *workload = "mixed", *phases = NULL, *dir = "bench-results";
+	unsigned long repeats = 3, cold_mb = 0, cpu = ~0UL, node = ~0UL, v;
+	int arms[CLEARPAGE_STRATEGY_COUNT + 1], nr_arms = 0, opt, best = -1;
+	double *totals, *phase_ns, oracle_med, adaptive_med, best_med = 0;
+	double med[CLEARPAGE_STRATEGY_COUNT + 1], lo, hi;
+	double *oracle;
+	struct bench_out out;
+	json_object *results, *o;
+	int err;
+
+	memset(&r, 0, sizeof(r));
+	r.pages = 4096;
+	r.hot_pages = 64;
+	r.sample_every = 8;
+	r.reference_every = 32;
+	config_defaults(&daemon_config);
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'w': workload = optarg; break;
+		case 'p': phases = optarg; break;
+		case 'P':
+			if (bench_parse_uint(optarg, "--pages", 1UL << 24, &r.pages) || !r.pages)
+				return 2;
+			break;
+		case 't':
+			for (v = 0; v < 3; v++)
+				if (!strcmp(optarg, touch_names[v]))
+					break;
+			if (v == 3) {
+				bench_error("--touch: '%s' is not none, line or page", optarg);
+				return 2;
+			}
+			r.touch = (enum touch)v;
+			break;
+		case 'H':
+			if (bench_parse_uint(optarg, "--hot-pages", 1UL << 20, &r.hot_pages) ||
+			    !r.hot_pages)
+				return 2;
+			break;
+		case 'C':
+			if (bench_parse_uint(optarg, "--cold-mb", 1UL << 20, &cold_mb) || !cold_mb)
+				return 2;
+			break;
+		case 'r':
+			if (bench_parse_uint(optarg, "--repeats", 1000, &repeats) || !repeats)
+				return 2;
+			break;
+		case 's':
+			if (bench_parse_uint(optarg, "--sample-every", 1UL << 20, &r.sample_every) ||
+			    !r.sample_every)
+				return 2;
+			break;
+		case 'R':
+			if (bench_parse_uint(optarg, "--reference-every", 1UL << 20,
+					     &r.reference_every))
+				return 2;
+			break;
+		case 'c':
+			if (bench_parse_uint(optarg, "--cpu", 4095, &cpu))
+				return 2;
+			break;
+		case 'n':
+			if (bench_parse_uint(optarg, "--node", 1023, &node))
+				return 2;
+			break;
+		case 'f':
+			if (config_load_file(&daemon_config, optarg, NULL, NULL,
+					     error, sizeof(error))) {
+				bench_error("--config: %s", error);
+				return 2;
+			}
+			break;
+		case 'o': dir = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	r.config = daemon_config.policy;
+	if (!phases) {
+		if (!strcmp(workload, "mixed"))
+			phases = "hot:30,cold:30,hot:30,cold:30";
+		else if (!strcmp(workload, "hot"))
+			phases = "hot:120";
+		else if (!strcmp(workload, "cold"))
+			phases = "cold:120";
+		else {
+			bench_error("--workload: '%s' is not mixed, hot or cold", workload);
+			return 2;
+		}
+	} else {
+		workload = "custom";
+	}
+	if (parse_phases(&r, phases))
+		return 2;
+	if (!cold_mb) {
+		cold_mb = (4 * bench_llc_bytes()) >> 20;
+		if (cold_mb < 1024)
+			cold_mb = 1024;
+	}
+	if (cpu != ~0UL && bench_bind_cpu((int)cpu))
+		return 1;
+	bench_progress("replay: mapping %lu MiB and calibrating", cold_mb);
+	err = setup(&r, cold_mb, node == ~0UL ? -1 : (int)node);
+	bench_progress_done();
+	if (err) {
+		if (err == -ENOMEM)
+			bench_error("replay: out of memory for a %lu MiB cold pool (--cold-mb)", cold_mb);
+		return 1;
+	}
+
+	arms[nr_arms++] = ADAPTIVE;
+	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if (r.allowed & (1U << s))
+			arms[nr_arms++] = s;
+	totals = calloc(nr_arms * repeats, sizeof(*totals));
+	phase_ns = calloc((size_t)nr_arms * repeats * r.nr_phases, sizeof(*phase_ns));
+	oracle = calloc(repeats, sizeof(*oracle));
+	if (!totals || !phase_ns || !oracle)
+		return 1;
+	for (unsigned long rep = 0; rep < repeats; rep++) {
+		for (int k = 0; k < nr_arms; k++) {
+			int a = (int)((k + rep) % nr_arms);	/* rotate the order */
+			int arm = arms[a];
+
+			bench_progress("replay: repeat %lu/%lu, %s", rep + 1, repeats,
+				       arm == ADAPTIVE ? "adaptive" : bench_strategy_names[arm]);
+			totals[a * repeats + rep] =
+				run_arm(&r, arm, &phase_ns[((size_t)a * repeats + rep) * r.nr_phases],
+					arm == ADAPTIVE && rep == repeats - 1);
+		}
+		/* The oracle: per phase, the best static arm of this repeat. */
+		for (int ph = 0; ph < r.nr_phases; ph++) {
+			double phase_best = 0;
+
+			for (int a = 1; a < nr_arms; a++) {
+				double x = phase_ns[((size_t)a * repeats + rep) * r.nr_phases + ph];
+
+				if (a == 1 || x < phase_best)
+					phase_best = x;
+			}
+			oracle[rep] += phase_best;
+		}
+	}
+	bench_progress_done();
+
+	if (bench_out_open(&out, dir, "replay", argc, argv,
+			   "arm,repeat,total_ms"))
+		return 1;
+	for (int a = 0; a < nr_arms; a++) {
+		double copy[1000];
+
+		for (unsigned long rep = 0; rep < repeats; rep++) {
+			copy[rep] = totals[a * repeats + rep];
+			bench_out_csv(&out, "%s,%lu,%.3f",
+				      arms[a] == ADAPTIVE ? "adaptive" : bench_strategy_names[arms[a]],
+				      rep, totals[a * repeats + rep] / 1e6);
+		}
+		bench_summary(copy, repeats, &med[a], &lo, &hi);
+		if (a && (best < 0 || med[a] < best_med)) {
+			best = a;
+			best_med = med[a];
+		}
+	}
+	for (unsigned long rep = 0; rep < repeats; rep++)
+		bench_out_csv(&out, "oracle,%lu,%.3f", rep, oracle[rep] / 1e6);
+	{
+		double copy[1000];
+
+		memcpy(copy, oracle, repeats * sizeof(*oracle));
+		bench_summary(copy, repeats, &oracle_med, &lo, &hi);
+	}
+	adaptive_med = med[0];
+
+	printf("replay: %s workload (%s), %lu pages per interval, touch %s, %lu repeats\n",
+	       workload, phases, r.pages, touch_names[r.touch], repeats);
+	printf("calibration (ns/4K hot/cold):");
+	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if (r.calibration.valid[s])
+			printf(" %s %.0f/%.0f", bench_strategy_names[s],
+			       r.calibration.hot_ns[s], r.calibration.cold_ns[s]);
+	printf("\npolicy: hot %s, cold %s; reference clears 1 in %lu%s\n",
+	       bench_strategy_names[r.hot], bench_strategy_names[r.cold],
+	       r.reference_every, r.reference_every ? "" : " (off: probing)");
+	printf("%-10s %14s %10s\n", "arm", "total ms", "/ oracle");
+	printf("%-10s %14.2f %10.3f\n", "oracle", oracle_med / 1e6, 1.0);
+	for (int a = 0; a < nr_arms; a++)
+		printf("%-10s %14.2f %10.3f\n",
+		       arms[a] == ADAPTIVE ? "adaptive" : bench_strategy_names[arms[a]],
+		       med[a] / 1e6, med[a] / oracle_med);
+	printf("adaptive / oracle = %.3f; adaptive / best static (%s) = %.3f (%+.1f%%); %u switches, %u reverts\n",
+	       adaptive_med / oracle_med, bench_strategy_names[arms[best]],
+	       adaptive_med / best_med, (adaptive_med / best_med - 1) * 100,
+	       r.switches, r.reverts);
+
+	results = json_object_new_object();
+	json_object_object_add(out.root, "results", results);
+	json_object_object_add(results, "workload", json_object_new_string(workload));
+	json_object_object_add(results, "phases", json_object_new_string(phases));
+	json_object_object_add(results, "pages_per_interval", json_object_new_int64((int64_t)r.pages));
+	json_object_object_add(results, "touch", json_object_new_string(touch_names[r.touch]));
+	json_object_object_add(results, "hot_pool_pages", json_object_new_int64((int64_t)r.hot_pages));
+	json_object_object_add(results, "cold_pool_mb", json_object_new_int64((int64_t)cold_mb));
+	json_object_object_add(results, "sample_every", json_object_new_int64((int64_t)r.sample_every));
+	json_object_object_add(results, "reference_every", json_object_new_int64((int64_t)r.reference_every));
+	json_object_object_add(results, "repeats", json_object_new_int64((int64_t)repeats));
+	json_object_object_add(results, "calibration", calibration_json(&r));
+	json_object_object_add(results, "hot_strategy", json_object_new_string(bench_strategy_names[r.hot]));
+	json_object_object_add(results, "cold_strategy", json_object_new_string(bench_strategy_names[r.cold]));
+	o = json_object_new_object();
+	json_object_object_add(o, "oracle", json_object_new_double(oracle_med / 1e6));
+	for (int a = 0; a < nr_arms; a++)
+		json_object_object_add(o, arms[a] == ADAPTIVE ? "adaptive" : bench_strategy_names[arms[a]],
+				       json_object_new_double(med[a] / 1e6));
+	json_object_object_add(results, "median_total_ms", o);
+	/* Per phase, the last repeat: where the time went. */
+	o = json_object_new_object();
+	for (int a = 0; a < nr_arms; a++) {
+		json_object *list = json_object_new_array();
+
+		for (int ph = 0; ph < r.nr_phases; ph++)
+			json_object_array_add(list, json_object_new_double(
+				phase_ns[((size_t)a * repeats + repeats - 1) * r.nr_phases + ph] / 1e6));
+		json_object_object_add(o, arms[a] == ADAPTIVE ? "adaptive" : bench_strategy_names[arms[a]],
+				       list);
+	}
+	json_object_object_add(results, "last_repeat_phase_ms", o);
+	json_object_object_add(results, "best_static", json_object_new_string(bench_strategy_names[arms[best]]));
+	json_object_object_add(results, "adaptive_over_oracle", json_object_new_double(adaptive_med / oracle_med));
+	json_object_object_add(results, "adaptive_over_best_static", json_object_new_double(adaptive_med / best_med));
+	json_object_object_add(results, "switches", json_object_new_int((int)r.switches));
+	json_object_object_add(results, "reverts", json_object_new_int((int)r.reverts));
+
+	err = write_timeline(&r, &out);
+	if (!err)
+		bench_out_plot(&out, plot);
+	if (bench_out_close(&out))
+		err = -EIO;
+	bench_unmap(r.hot_pool, r.hot_pages * BENCH_PAGE);
+	bench_unmap(r.cold_pool, r.cold_pages * BENCH_PAGE);
+	free(r.order);
+	free(r.timeline);
+	free(totals);
+	free(phase_ns);
+	free(oracle);
+	return err ? 1 : 0;
+}

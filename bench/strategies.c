@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpage-bench strategies: every strategy routine, in user space, on a
+ * buffer that is hot (cleared once untimed, then timed while its lines are
+ * cached) or cold (every line flushed from every cache level before each
+ * timed pass), at each size. Median, min and max of the passes, in ns per
+ * 4 KiB page and GB/s.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define MAX_SIZES 16
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: clearpage-bench strategies [--sizes LIST] [--runs N]\n"
+		"                                 [--strategies LIST|all] [--cpu C] [--node N]\n"
+		"                                 [--out DIR]\n"
+		"  --sizes       buffer sizes (default 16K,256K,8M,64M,512M,4G)\n"
+		"  --runs        timed passes per point, median reported (default 5)\n"
+		"  --strategies  user-space routines to time (default all)\n"
+		"  --cpu, --node run on CPU C, with memory on node N\n"
+		"  --out         directory for strategies.{json,csv,svg}\n"
+		"                (default bench-results)\n");
+}
+
+static double pass_ns(int strategy, char *buf, uint64_t bytes)
+{
+	uint64_t t0 = bench_now_ns();
+
+	for (uint64_t off = 0; off < bytes; off += BENCH_PAGE)
+		bench_clear(strategy, buf + off);
+	return (double)(bench_now_ns() - t0);
+}
+
+static const char plot[] =
+	"set title 'clearpage-bench strategies: ns per 4 KiB page'\n"
+	"set logscale x 2\nset logscale y\nset xlabel 'buffer size (KiB)'\n"
+	"set ylabel 'ns per 4 KiB (median)'\nset key outside right\n"
+	"set grid\n"
+	"strategies = system(\"awk -F, 'NR > 1 { print $1 }' \" . csv . \" | sort -u | tr '\\n' ' '\")\n"
+	"series(s, m) = sprintf(\"< awk -F, '$1 == \\\"%s\\\" && $3 == \\\"%s\\\"' %s\", s, m, csv)\n"
+	"plot for [s in strategies] for [m in 'hot cold'] series(s, m) using "
+	"($2 / 1024):4 with linespoints title s . ' ' . m\n";
+
+int bench_strategies(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "sizes", required_argument, NULL, 's' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "strategies", required_argument, NULL, 'S' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "node", required_argument, NULL, 'n' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	uint64_t sizes[MAX_SIZES];
+	const char *size_list = "16K,256K,8M,64M,512M,4G", *dir = "bench-results";
+	unsigned long runs = 5, cpu = ~0UL, node = ~0UL;
+	unsigned int mask;
+	int nr_sizes, opt, s, i, err;
+	struct bench_out out;
+	json_object *results;
+
+	if (bench_parse_strategies("all", &mask))
+		return 2;
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (opt) {
+		case 's': size_list = optarg; break;
+		case 'r':
+			if (bench_parse_uint(optarg, "--runs", 1000, &runs) || !runs)
+				return 2;
+			break;
+		case 'S':
+			if (bench_parse_strategies(optarg, &mask))
+				return 2;
+			break;
+		case 'c':
+			if (bench_parse_uint(optarg, "--cpu", 4095, &cpu))
+				return 2;
+			break;
+		case 'n':
+			if (bench_parse_uint(optarg, "--node", 1023, &node))
+				return 2;
+			break;
+		case 'o': dir = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	nr_sizes = bench_parse_sizes(size_list, sizes, MAX_SIZES);
+	if (nr_sizes < 0) {
+		bench_error("--sizes: '%s' is not a list of sizes that are multiples of 4K (e.g. 16K,8M,4G)",
+			    size_list);
+		return 2;
+	}
+	mask &= ~1U;	/* the kernel's routine does not run in user space */
+	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if ((mask & (1U << s)) && !bench_strategy_usable(s)) {
+			bench_error("%s is not available on this CPU", bench_strategy_names[s]);
+			return 2;
+		}
+	if (cpu != ~0UL && bench_bind_cpu((int)cpu))
+		return 1;
+	if (bench_out_open(&out, dir, "strategies", argc, argv,
+			   "strategy,size_bytes,mode,ns_per_4k_median,ns_per_4k_min,ns_per_4k_max,gb_per_s"))
+		return 1;
+	results = json_object_new_array();
+	json_object_object_add(out.root, "results", results);
+	printf("%-10s %8s  %14s %14s %10s %10s\n", "strategy", "size",
+	       "hot ns/4K", "cold ns/4K", "hot GB/s", "cold GB/s");
+	for (i = 0; i < nr_sizes; i++) {
+		char *buf = bench_map(sizes[i], node == ~0UL ? -1 : (int)node,
+				      true, false);
+		char size_name[32];
+
+		if (!buf) {
+			bench_out_close(&out);
+			return 1;
+		}
+		bench_format_size(sizes[i], size_name, sizeof(size_name));
+		for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+			double med[2], gbs[2];
+
+			if (!(mask & (1U << s)))
+				continue;
+			for (int cold = 0; cold < 2; cold++) {
+				double *v = calloc(runs, sizeof(*v)), lo, hi;
+				double pages = (double)sizes[i] / BENCH_PAGE;
+				json_object *o;
+
+				if (!v)
+					return 1;
+				bench_progress("strategies: %s %s %s", bench_strategy_names[s],
+					       size_name, cold ? "cold" : "hot");
+				if (!cold)
+					pass_ns(s, buf, sizes[i]);
+				for (unsigned long r = 0; r < runs; r++) {
+					if (cold)
+						bench_flush(buf, sizes[i]);
+					v[r] = pass_ns(s, buf, sizes[i]) / pages;
+				}
+				bench_summary(v, runs, &med[cold], &lo, &hi);
+				gbs[cold] = BENCH_PAGE / med[cold];	/* bytes/ns = GB/s */
+				bench_out_csv(&out, "%s,%llu,%s,%.1f,%.1f,%.1f,%.2f",
+					      bench_strategy_names[s],
+					      (unsigned long long)sizes[i],
+					      cold ? "cold" : "hot", med[cold], lo,
+					      hi, gbs[cold]);
+				o = json_object_new_object();
+				json_object_object_add(o, "strategy",
+						       json_object_new_string(bench_strategy_names[s]));
+				json_object_object_add(o, "size_bytes",
+						       json_object_new_int64((int64_t)sizes[i]));
+				json_object_object_add(o, "mode",
+						       json_object_new_string(cold ? "cold" : "hot"));
+				json_object_object_add(o, "runs", json_object_new_int((int)runs));
+				json_object_object_add(o, "ns_per_4k_median", json_object_new_double(med[cold]));
+				json_object_object_add(o, "ns_per_4k_min", json_object_new_double(lo));
+				json_object_object_add(o, "ns_per_4k_max", json_object_new_double(hi));
+				json_object_object_add(o, "gb_per_s", json_object_new_double(gbs[cold]));
+				json_object_array_add(results, o);
+				free(v);
+			}
+			bench_progress_done();
+			printf("%-10s %8s  %14.1f %14.1f %10.2f %10.2f\n",
+			       bench_strategy_names[s], size_name, med[0], med[1],
+			       gbs[0], gbs[1]);
+			fflush(stdout);
+		}
+		bench_unmap(buf, sizes[i]);
+	}
+	bench_out_plot(&out, plot);
+	err = bench_out_close(&out);
+	return err ? 1 : 0;
+}

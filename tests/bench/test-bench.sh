@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# clearpage-bench works and writes well-formed output: every subcommand runs
+# briefly, exits 0, and writes JSON that parses with the fields its readers
+# use, a CSV with the expected rows and an SVG. Bad input exits 2 with one
+# line. Nothing here judges a number: benchmarks are not tests.
+#
+#   tests/bench/test-bench.sh BENCH_BINARY
+set -u
+bench=$1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+passed=0 failed=0 skipped=0
+
+check() {
+	local name=$1
+	shift
+	if "$@" >"$out/last.log" 2>&1; then
+		passed=$((passed + 1)); echo "PASS: $name"
+	else
+		failed=$((failed + 1)); echo "FAIL: $name"; sed 's/^/    /' "$out/last.log"
+	fi
+}
+
+# json FILE PYTHON-EXPRESSION: the expression over the parsed file 'd' is true.
+json() {
+	python3 -c "import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
+}
+svg() { head -c 512 "$1" | grep -q '<svg'; }
+rows() { test "$(($(wc -l < "$1") - 1))" -eq "$2"; }
+
+nstrat=$("$bench" strategies --sizes 16K --runs 1 --out "$out/probe" 2>/dev/null | tail -n +2 | wc -l)
+
+# strategies
+check "strategies runs" "$bench" strategies --sizes 16K,64K --runs 2 --out "$out/s"
+check "strategies.json: a result per strategy, size and mode" \
+	json "$out/s/strategies.json" "len(d['results']) == $nstrat * 2 * 2 and all(r['ns_per_4k_min'] <= r['ns_per_4k_median'] <= r['ns_per_4k_max'] for r in d['results']) and d['meta']['cpu_vendor']"
+check "strategies.csv: the same rows" rows "$out/s/strategies.csv" $((nstrat * 4))
+check "strategies.svg" svg "$out/s/strategies.svg"
+
+# faults (the running kernel; without the module: the current strategy)
+check "faults runs" "$bench" faults --sizes 2M,4M --runs 2 --node 0 --strategies current --out "$out/f"
+check "faults.json: a result per size" \
+	json "$out/f/faults.json" "len(d['results']) == 2 and d['results'][0]['strategy'] == 'current' and d['results'][0]['ns_per_fault_median'] > 0"
+check "faults.csv" rows "$out/f/faults.csv" 2
+check "faults.svg" svg "$out/f/faults.svg"
+check "faults --thp runs" "$bench" faults --thp --sizes 4M --runs 1 --node 0 --strategies current --out "$out/t"
+check "faults --thp: per 2M fault, with the THP share" \
+	json "$out/t/faults.json" "d['results'][0]['page'] == '2M' and 0 <= d['results'][0]['thp_share'] <= 1"
+
+# replay, short; MinSpread=1 so that a noisy calibration cannot refuse it
+printf '[Policy]\nMinSpread=1\n' > "$out/policy.conf"
+check "replay runs" "$bench" replay --phases hot:4,cold:4 --pages 256 --cold-mb 64 \
+	--repeats 2 --config "$out/policy.conf" --out "$out/r"
+check "replay.json: every arm, the oracle and the ratios" \
+	json "$out/r/replay.json" "set(['adaptive', 'oracle', 'rep_stosq', 'movnti']) <= set(d['results']['median_total_ms']) and d['results']['adaptive_over_oracle'] > 0 and d['results']['best_static'] in d['results']['median_total_ms']"
+check "replay.csv: a total per arm and repeat" rows "$out/r/replay.csv" $(((nstrat + 2) * 2))
+check "replay-timeline.csv: one row per interval" rows "$out/r/replay-timeline.csv" 8
+check "replay.svg" svg "$out/r/replay.svg"
+check "replay --touch page runs" "$bench" replay --phases cold:3 --pages 128 --cold-mb 64 \
+	--repeats 1 --touch page --reference-every 0 --config "$out/policy.conf" --out "$out/r2"
+
+# ab
+check "ab runs" "$bench" ab --a true --b "sleep 0.02" --repeats 3 --out "$out/a"
+check "ab.json: seconds with mean, stddev, %change, p and a verdict" \
+	json "$out/a/ab.json" "d['results']['metrics'][0]['metric'] == 'seconds' and d['results']['metrics'][0]['verdict'] in ('significant', 'in the noise') and 0 <= d['results']['metrics'][0]['p_value'] <= 1 and d['results']['metrics'][0]['b_mean'] >= 0.02"
+check "ab.csv: runs interleaved ABAB" sh -c "cut -d, -f1 '$out/a/ab.csv' | tail -n +2 | tr -d '\n' | grep -qx ABABAB"
+check "ab.svg" svg "$out/a/ab.svg"
+check "ab prints the LKP-style line" sh -c "'$bench' ab --a true --b true --repeats 2 --out '$out/a2' 2>/dev/null | grep -qE '^ +[0-9.e-]+ +[0-9.]+% +[-+][0-9.]+% +[0-9.e-]+ +[0-9.]+%  seconds '"
+
+# bad input: exit 2, one line naming the problem
+expect2() {
+	local pattern=$1
+	shift
+	"$@" >/dev/null 2>"$out/err"
+	test $? -eq 2 && grep -q -- "$pattern" "$out/err"
+}
+check "unknown command" expect2 "unknown command" "$bench" nosuch
+check "a size that is not a multiple of 4K" expect2 "--sizes" "$bench" strategies --sizes 3K
+check "an unknown strategy" expect2 "unknown strategy" "$bench" strategies --strategies fast
+check "bad phases" expect2 "--phases" "$bench" replay --phases warm:3
+check "a bad --config is refused with file:line" \
+	sh -c "printf '[Policy]\nMargin=-1\n' > '$out/bad.conf'; '$bench' replay --config '$out/bad.conf' 2>&1 >/dev/null | grep -q 'bad.conf:2'"
+check "ab without both arms" expect2 "both --a and --b" "$bench" ab --a true
+check "ab with one run per arm" expect2 "at least 2" "$bench" ab --a true --b true --repeats 1
+check "a failing workload fails the run" sh -c "! '$bench' ab --a true --b false --repeats 2 --out '$out/a3' 2>/dev/null"
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ $failed = 0 ]
