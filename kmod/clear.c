@@ -68,6 +68,26 @@ static unsigned int clearpage_latency_bucket(u64 ns)
 }
 
 /*
+ * Reference frames. A non-temporal strategy costs the same on hot and cold
+ * pages, so its own timing cannot tell the policy when pages turn hot again.
+ * While a node runs one, the frames whose pfn is a multiple of
+ * 2^reference_shift are cleared with the kernel's routine instead, and every
+ * such clear is timed: their cost is that of the hot strategy on this
+ * node's pages. Fixed frames, not a sample of clears: a recycled page
+ * evicted by an earlier non-temporal clear would otherwise look cold to the
+ * reference clear whatever the workload does.
+ */
+static bool clearpage_reference_frame(int strategy, struct page *page)
+{
+	unsigned int shift = READ_ONCE(clearpage_reference_shift);
+
+	if (!shift || (strategy != CLEARPAGE_STRATEGY_MOVNTI &&
+		       strategy != CLEARPAGE_STRATEGY_CLZERO))
+		return false;
+	return !(page_to_pfn(page) & ((1UL << shift) - 1));
+}
+
+/*
  * Clear @page with @strategy. @node may be NULL for a node clearpage does not
  * manage (hot-added after load): then the kernel's routine runs, uncounted.
  */
@@ -80,6 +100,17 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 
 	if (!node) {
 		clear_highpage(page);
+		return;
+	}
+
+	if (clearpage_reference_frame(strategy, page)) {
+		kaddr = kmap_local_page(page);
+		start = local_clock();
+		clear_page(kaddr);
+		ns = local_clock() - start;
+		kunmap_local(kaddr);
+		this_cpu_inc(node->stats->reference_pages);
+		this_cpu_add(node->stats->reference_sample_ns, ns);
 		return;
 	}
 

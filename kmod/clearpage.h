@@ -20,6 +20,9 @@ struct clearpage_node_stats {
 	u64 pages_4k[CLEARPAGE_STRATEGY_COUNT];
 	u64 pages_huge[CLEARPAGE_STRATEGY_COUNT];
 	u64 pages_huge_prezeroed;
+	/* Reference frames cleared with the kernel's routine, all timed. */
+	u64 reference_pages;
+	u64 reference_sample_ns;
 	u64 samples[CLEARPAGE_STRATEGY_COUNT];
 	u64 sample_ns[CLEARPAGE_STRATEGY_COUNT];
 	u64 latency[CLEARPAGE_LATENCY_BUCKETS];
@@ -47,6 +50,7 @@ struct clearpage_node {
 extern struct clearpage_cpu clearpage_cpu;
 extern const char *const clearpage_strategy_names[CLEARPAGE_STRATEGY_COUNT];
 extern unsigned int clearpage_sample_shift;
+extern unsigned int clearpage_reference_shift;
 bool clearpage_strategy_usable(int strategy);
 int clearpage_strategy_parse(const char *buf, size_t count);
 const char *clearpage_source_name(enum clearpage_source source);

@@ -40,6 +40,22 @@ module_param_cb(sample_shift, &sample_shift_ops, &clearpage_sample_shift,
 MODULE_PARM_DESC(sample_shift,
 		 "time one clear in 2^sample_shift (0..20, default 6)");
 
+unsigned int clearpage_reference_shift = 5;
+
+static int reference_shift_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 20);
+}
+
+static const struct kernel_param_ops reference_shift_ops = {
+	.set = reference_shift_set,
+	.get = param_get_uint,
+};
+module_param_cb(reference_shift, &reference_shift_ops,
+		&clearpage_reference_shift, 0644);
+MODULE_PARM_DESC(reference_shift,
+		 "while a node runs movnti or clzero, clear one frame in 2^reference_shift with the kernel's routine and time it (1..20, default 5; 0: none)");
+
 bool clearpage_strategy_usable(int strategy)
 {
 	return strategy >= 0 && strategy < CLEARPAGE_STRATEGY_COUNT &&

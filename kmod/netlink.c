@@ -82,7 +82,11 @@ static int put_strategies(struct sk_buff *skb, struct clearpage_node *node,
 		return 0;
 
 	if (nla_put_u64_64bit(skb, CLEARPAGE_A_PAGES_HUGE_PREZEROED,
-			      sum.pages_huge_prezeroed, CLEARPAGE_A_PAD))
+			      sum.pages_huge_prezeroed, CLEARPAGE_A_PAD) ||
+	    nla_put_u64_64bit(skb, CLEARPAGE_A_REFERENCE_PAGES,
+			      sum.reference_pages, CLEARPAGE_A_PAD) ||
+	    nla_put_u64_64bit(skb, CLEARPAGE_A_REFERENCE_SAMPLE_NS,
+			      sum.reference_sample_ns, CLEARPAGE_A_PAD))
 		return -EMSGSIZE;
 	nest = nla_nest_start(skb, CLEARPAGE_A_LATENCY);
 	if (!nest)

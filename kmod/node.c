@@ -129,6 +129,8 @@ void clearpage_node_stats_sum(struct clearpage_node *node,
 			sum->sample_ns[i] += READ_ONCE(s->sample_ns[i]);
 		}
 		sum->pages_huge_prezeroed += READ_ONCE(s->pages_huge_prezeroed);
+		sum->reference_pages += READ_ONCE(s->reference_pages);
+		sum->reference_sample_ns += READ_ONCE(s->reference_sample_ns);
 		for (i = 0; i < CLEARPAGE_LATENCY_BUCKETS; i++)
 			sum->latency[i] += READ_ONCE(s->latency[i]);
 	}

@@ -158,6 +158,10 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 	}
 	len += sysfs_emit_at(buf, len, "pages_huge_prezeroed %llu\n",
 			     sum.pages_huge_prezeroed);
+	len += sysfs_emit_at(buf, len, "reference_pages %llu\n",
+			     sum.reference_pages);
+	len += sysfs_emit_at(buf, len, "reference_sample_ns %llu\n",
+			     sum.reference_sample_ns);
 	for (bucket = 0; bucket < CLEARPAGE_LATENCY_BUCKETS - 1; bucket++)
 		len += sysfs_emit_at(buf, len, "latency_ns_%llu %llu\n",
 				     1ULL << (CLEARPAGE_LATENCY_FIRST_SHIFT +

@@ -36,9 +36,15 @@ static void print_table(const struct cp_node_info *n, bool calibration_only)
 		       (unsigned long long)s->pages_4k,
 		       (unsigned long long)s->pages_huge, avg, hot, cold);
 	}
-	if (!calibration_only)
+	if (!calibration_only) {
 		printf("  huge pages already zeroed by the allocator: %llu\n",
 		       (unsigned long long)n->pages_huge_prezeroed);
+		if (n->reference_pages)
+			printf("  reference frames cleared by the kernel's routine: %llu, %llu ns/page\n",
+			       (unsigned long long)n->reference_pages,
+			       (unsigned long long)(n->reference_sample_ns /
+						    n->reference_pages));
+	}
 }
 
 static void print_json(const struct cp_node_info *n, bool calibration_only)
@@ -51,11 +57,14 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 		ctl_format_time(n->last_change_ns, when, sizeof(when));
 		printf(",\"strategy\":\"%s\",\"pinned\":%s,\"source\":\"%s\","
 		       "\"last_change\":\"%s\",\"last_change_ns\":%llu,"
-		       "\"pages_huge_prezeroed\":%llu",
+		       "\"pages_huge_prezeroed\":%llu,\"reference_pages\":%llu,"
+		       "\"reference_sample_ns\":%llu",
 		       cp_strategy_name(n->strategy),
 		       n->pinned ? "true" : "false", cp_source_name(n->source),
 		       when, (unsigned long long)n->last_change_ns,
-		       (unsigned long long)n->pages_huge_prezeroed);
+		       (unsigned long long)n->pages_huge_prezeroed,
+		       (unsigned long long)n->reference_pages,
+		       (unsigned long long)n->reference_sample_ns);
 	}
 	printf(",\"strategies\":[");
 	for (i = 0; i < n->nr_strategies; i++) {

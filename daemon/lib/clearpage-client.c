@@ -155,6 +155,8 @@ static struct nla_policy node_policy[CLEARPAGE_A_MAX + 1] = {
 	[CLEARPAGE_A_PAGES_HUGE_PREZEROED] = { .type = NLA_U64 },
 	[CLEARPAGE_A_STRATEGIES] = { .type = NLA_NESTED },
 	[CLEARPAGE_A_LATENCY] = { .type = NLA_NESTED },
+	[CLEARPAGE_A_REFERENCE_PAGES] = { .type = NLA_U64 },
+	[CLEARPAGE_A_REFERENCE_SAMPLE_NS] = { .type = NLA_U64 },
 };
 
 static struct nla_policy strategy_policy[CLEARPAGE_S_MAX + 1] = {
@@ -215,6 +217,12 @@ int cp_parse_node(struct nlmsghdr *nlh, struct cp_node_info *info)
 	if (tb[CLEARPAGE_A_PAGES_HUGE_PREZEROED])
 		info->pages_huge_prezeroed =
 			nla_get_u64(tb[CLEARPAGE_A_PAGES_HUGE_PREZEROED]);
+	if (tb[CLEARPAGE_A_REFERENCE_PAGES])
+		info->reference_pages =
+			nla_get_u64(tb[CLEARPAGE_A_REFERENCE_PAGES]);
+	if (tb[CLEARPAGE_A_REFERENCE_SAMPLE_NS])
+		info->reference_sample_ns =
+			nla_get_u64(tb[CLEARPAGE_A_REFERENCE_SAMPLE_NS]);
 	if (tb[CLEARPAGE_A_STRATEGIES]) {
 		nla_for_each_nested(pos, tb[CLEARPAGE_A_STRATEGIES], rem) {
 			if (info->nr_strategies >= CLEARPAGE_STRATEGY_COUNT)

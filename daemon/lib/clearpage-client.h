@@ -38,6 +38,9 @@ struct cp_node_info {
 	int source;
 	uint64_t last_change_ns;
 	uint64_t pages_huge_prezeroed;
+	/* Reference frames: kernel clears timed beside movnti/clzero. */
+	uint64_t reference_pages;
+	uint64_t reference_sample_ns;
 	int nr_strategies;
 	struct cp_strategy_info strategies[CLEARPAGE_STRATEGY_COUNT];
 	uint64_t latency[CLEARPAGE_LATENCY_BUCKETS];

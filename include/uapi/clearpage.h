@@ -49,6 +49,15 @@
  *                               second clear was skipped because the page
  *                               allocator had already zeroed them
  *                               (init_on_alloc=1)
+ *       reference_pages         base pages on reference frames: while the
+ *                               node runs movnti or clzero, frames whose pfn
+ *                               is a multiple of 2^reference_shift (module
+ *                               parameter, default 5; 0: none) are cleared
+ *                               with the kernel's routine instead, and timed.
+ *                               These pages are not in pages_*_<strategy>.
+ *       reference_sample_ns     sum of their clear times in ns (so
+ *                               reference_sample_ns / reference_pages is the
+ *                               hot strategy's ns/page on this node's pages)
  *       samples_<strategy>      number of timed clears (1 in 2^sample_shift)
  *       sample_ns_<strategy>    sum of their durations in ns, per 4 KiB page
  *                               cleared (so sample_ns / samples = ns/page)
@@ -80,7 +89,8 @@
  *   CLEARPAGE_CMD_GET_NODE            do: CLEARPAGE_A_NODE required.
  *                                     dump: one reply per managed node.
  *       reply: CLEARPAGE_A_NODE, _STRATEGY, _PINNED, _SOURCE,
- *              _LAST_CHANGE_NS, _PAGES_HUGE_PREZEROED, _STRATEGIES (one
+ *              _LAST_CHANGE_NS, _PAGES_HUGE_PREZEROED, _REFERENCE_PAGES,
+ *              _REFERENCE_SAMPLE_NS, _STRATEGIES (one
  *              CLEARPAGE_A_ENTRY per available strategy with every
  *              CLEARPAGE_S_* attribute), _LATENCY (one u64 per bucket,
  *              attribute type = bucket index + 1).
@@ -118,6 +128,8 @@
  *   STRATEGIES            nested, CLEARPAGE_A_ENTRY elements
  *   LATENCY               nested, u64 counts
  *   PAD                   padding for 64-bit attributes
+ *   REFERENCE_PAGES       u64  as in nodeN/stats
+ *   REFERENCE_SAMPLE_NS   u64  as in nodeN/stats
  * Per-strategy attributes (CLEARPAGE_S_*), inside a CLEARPAGE_A_ENTRY:
  *   STRATEGY u8; PAGES_4K, PAGES_HUGE, SAMPLES, SAMPLE_NS u64 (as in
  *   nodeN/stats); HOT_NS, COLD_NS u32 (as in nodeN/calibration).
@@ -182,6 +194,8 @@ enum clearpage_attr {
 	CLEARPAGE_A_STRATEGIES,
 	CLEARPAGE_A_LATENCY,
 	CLEARPAGE_A_PAD,
+	CLEARPAGE_A_REFERENCE_PAGES,
+	CLEARPAGE_A_REFERENCE_SAMPLE_NS,
 	__CLEARPAGE_A_MAX
 };
 #define CLEARPAGE_A_MAX (__CLEARPAGE_A_MAX - 1)

@@ -92,6 +92,8 @@ static struct nl_msg *node_reply(bool node_as_u8, bool with_node)
 	nla_put_u8(msg, CLEARPAGE_A_SOURCE, CLEARPAGE_SOURCE_ADMIN);
 	nla_put_u64(msg, CLEARPAGE_A_LAST_CHANGE_NS, 1764480000123456789ULL);
 	nla_put_u64(msg, CLEARPAGE_A_PAGES_HUGE_PREZEROED, 512);
+	nla_put_u64(msg, CLEARPAGE_A_REFERENCE_PAGES, 32);
+	nla_put_u64(msg, CLEARPAGE_A_REFERENCE_SAMPLE_NS, 3200);
 	list = nla_nest_start(msg, CLEARPAGE_A_STRATEGIES);
 	entry = nla_nest_start(msg, CLEARPAGE_A_ENTRY);
 	nla_put_u8(msg, CLEARPAGE_S_STRATEGY, CLEARPAGE_STRATEGY_KERNEL);
@@ -124,7 +126,8 @@ static void test_node_parse(void)
 	CHECK(info.node == 3 && info.strategy == CLEARPAGE_STRATEGY_MOVQ &&
 	      info.pinned && info.source == CLEARPAGE_SOURCE_ADMIN &&
 	      info.last_change_ns == 1764480000123456789ULL &&
-	      info.pages_huge_prezeroed == 512,
+	      info.pages_huge_prezeroed == 512 &&
+	      info.reference_pages == 32 && info.reference_sample_ns == 3200,
 	      "node fields");
 	movq = cp_node_strategy(&info, CLEARPAGE_STRATEGY_MOVQ);
 	CHECK(info.nr_strategies == 2 && movq && movq->pages_4k == 1000 &&

@@ -152,6 +152,33 @@ samples=$(($1 - samples0)) pages=$(($2 - pages0))
 info "sample_shift=0: samples +$samples, pages +$pages"
 check "sample_shift=0 samples every clear" \
 	test $pages -ge 1024 -a $samples -ge $((pages - 8)) -a $samples -le $((pages + 8))
+
+# Reference frames: while a node runs movnti, frames whose pfn is a multiple
+# of 2^reference_shift are cleared with the kernel's routine and timed; not
+# for other strategies, not with reference_shift=0.
+refs() { awk '$1 == "reference_pages" { p = $2 } $1 == "reference_sample_ns" { n = $2 } END { print p + 0, n + 0 }' $CP/node0/stats; }
+movnti_pages() { awk '$1 == "pages_4k_movnti" { print $2 }' $CP/node0/stats; }
+check "reference_shift defaults to 5" test "$(cat /sys/module/clearpage/parameters/reference_shift)" = 5
+check "stats lists reference_pages and reference_sample_ns" \
+	sh -c "grep -q '^reference_pages [0-9]*$' $CP/node0/stats && grep -q '^reference_sample_ns [0-9]*$' $CP/node0/stats"
+set -- $(refs); r0=$1
+cptest fault --kind 4k --node 0 --mb 4 >/dev/null
+set -- $(refs)
+check "on movq no frame is a reference frame" test "$1" = "$r0"
+echo movnti > $CP/node0/strategy
+set -- $(refs); r0=$1 n0=$2
+m0=$(movnti_pages)
+cptest fault --kind 4k --node 0 --mb 8 >/dev/null
+set -- $(refs); r1=$1 n1=$2
+m1=$(movnti_pages)
+info "movnti, reference_shift=5: reference pages +$((r1 - r0)), movnti pages +$((m1 - m0)), reference ns +$((n1 - n0))"
+check "on movnti about one frame in 32 is a reference frame, timed" \
+	test $((r1 - r0)) -gt 0 -a $((r1 - r0)) -lt $(((m1 - m0) / 4)) -a $((n1 - n0)) -gt 0
+check "reference_shift=0 is accepted at run time" sh -c 'echo 0 > /sys/module/clearpage/parameters/reference_shift'
+check "reference_shift refuses 21" sh -c '! echo 21 > /sys/module/clearpage/parameters/reference_shift 2>/dev/null'
+cptest fault --kind 4k --node 0 --mb 8 >/dev/null
+set -- $(refs)
+check "reference_shift=0: no reference frames" test "$1" = "$r1"
 check "clearpagectl unload" clearpagectl unload
 check "default_strategy=bogus is refused" sh -c '! insmod /modules/clearpage.ko default_strategy=bogus 2>/dev/null'
 check "sample_shift=21 is refused" sh -c '! insmod /modules/clearpage.ko sample_shift=21 2>/dev/null'

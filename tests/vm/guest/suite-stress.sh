@@ -52,6 +52,10 @@ for n in $(nodes); do
 		check "node$n $s cleared huge pages through the huge backend" test "$phuge" -ge 4096
 	done
 done
+for n in $(nodes); do
+	check "node$n: reference frames were cleared by the kernel's routine beside movnti ($(stat_value $n reference_pages))" \
+		test "$(stat_value $n reference_pages)" -gt 0
+done
 info "node0 latency histogram: $(grep '^latency_ns_' $CP/node0/stats | awk '$2 > 0' | tr '\n' ' ')"
 
 # 3. Concurrent faulting processes while strategies flip every 3 ms, and the
