@@ -33,6 +33,8 @@ static const struct key keys[] = {
 	K("Daemon", "Interval", T_DOUBLE, interval, 0.1, 3600),
 	K("Daemon", "DryRun", T_BOOL, dry_run, 0, 0),
 	K("Daemon", "LogLevel", T_LOG_LEVEL, log_level, 0, 0),
+	/* min 1: may be empty (off). */
+	K("Daemon", "MetricsFile", T_PATH, metrics_file, 1, 0),
 	K("Policy", "UpThreshold", T_DOUBLE, policy.up_threshold, 0, 1),
 	K("Policy", "DownThreshold", T_DOUBLE, policy.down_threshold, 0, 1),
 	K("Policy", "Margin", T_DOUBLE, policy.margin, 0, 10),
@@ -141,6 +143,10 @@ static int set_value(struct daemon_config *c, const struct key *k,
 				    where, k->name, v);
 		return 0;
 	case T_PATH:
+		if (k->min == 1 && !v[0]) {
+			*(char *)field = '\0';
+			return 0;
+		}
 		if (v[0] != '/' || strlen(v) >= CONFIG_PATH_MAX)
 			return FAIL("%s: %s=%s: expected an absolute path", where,
 				    k->name, v);
@@ -429,8 +435,9 @@ void config_print(const struct daemon_config *c, FILE *out)
 	const struct policy_config *p = &c->policy;
 	int n;
 
-	fprintf(out, "[Daemon]\nInterval=%g\nDryRun=%s\nLogLevel=%s\n\n",
-		c->interval, c->dry_run ? "yes" : "no", log_levels[c->log_level]);
+	fprintf(out, "[Daemon]\nInterval=%g\nDryRun=%s\nLogLevel=%s\nMetricsFile=%s\n\n",
+		c->interval, c->dry_run ? "yes" : "no", log_levels[c->log_level],
+		c->metrics_file);
 	fprintf(out,
 		"[Policy]\nUpThreshold=%g\nDownThreshold=%g\nMargin=%g\n"
 		"DwellIntervals=%u\nRateLimitIntervals=%u\nConfirmIntervals=%u\n"

@@ -38,6 +38,7 @@ struct daemon_config {
 	double interval;		/* Interval=, seconds */
 	bool dry_run;			/* DryRun= */
 	int log_level;			/* LogLevel= */
+	char metrics_file[CONFIG_PATH_MAX];	/* MetricsFile=, "" for none */
 	/* [Policy] */
 	struct policy_config policy;
 	/* [CPU] */

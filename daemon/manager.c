@@ -15,6 +15,7 @@
 #include "lib/clearpage-client.h"
 #include "log.h"
 #include "manager.h"
+#include "metrics.h"
 #include "pmu.h"
 
 #define CPU_FILE CLEARPAGE_SYSFS_ROOT "/cpu"
@@ -30,9 +31,13 @@ struct node_state {
 	bool changed_by_us;
 	int dry_run_logged;		/* last proposal logged in dry run */
 	uint64_t last_pages;		/* pages cleared, every strategy */
+	uint64_t last_ref_pages;	/* reference frames */
+	uint64_t last_ref_ns;
 	bool pmu_open;
 	struct pmu_node pmu;
 	double cold_fraction;		/* last estimate, for STATUS= */
+	double ns_per_page;		/* last interval's, for metrics */
+	uint64_t switches, reverts, pins_seen;
 };
 
 struct manager {
@@ -52,6 +57,8 @@ struct manager {
 	bool monitor_only;
 	bool waiting_logged;
 	bool pmu_unavailable;		/* said once; retried on CPU hotplug */
+	bool pmu_in_use;
+	int metrics_error;		/* last MetricsFile= error, logged once */
 	struct node_state nodes[CONFIG_MAX_NODES];
 	struct cp_node_info infos[CP_MAX_NODES];
 };
@@ -169,10 +176,12 @@ static void on_module_event(const struct cp_event *e, void *arg)
 	if (e->node >= CONFIG_MAX_NODES || e->source != CLEARPAGE_SOURCE_ADMIN)
 		return;
 	n = &m->nodes[e->node];
-	if (e->pinned && !n->pinned)
+	if (e->pinned && !n->pinned) {
 		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
 			  "node %u pinned to %s by an administrator; leaving it alone",
 			  e->node, policy_strategy_name(e->strategy));
+		n->pins_seen++;
+	}
 	else if (!e->pinned && n->pinned)
 		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
 			  "node %u unpinned by an administrator; clearpaged manages it again",
@@ -276,6 +285,7 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 			      CLEARPAGE_SOURCE_DAEMON);
 	if (err == -EBUSY) {
 		n->pinned = true;
+		n->pins_seen++;
 		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
 			  "node %u is pinned by an administrator; leaving it alone",
 			  info->node);
@@ -289,6 +299,10 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 	}
 	policy_applied(&m->config.policy, &n->policy, d);
 	n->changed_by_us = true;
+	if (d->action == POLICY_REVERT)
+		n->reverts++;
+	else
+		n->switches++;
 	log_decision(LOG_NOTICE, message_id, info->node, d,
 		     d->action == POLICY_REVERT ? "reverted" : "switched");
 }
@@ -321,6 +335,7 @@ static void count_misses(struct manager *m, unsigned int node,
 			return;
 		}
 		n->pmu_open = true;
+		m->pmu_in_use = true;
 	}
 	if (!n->pmu_open)
 		return;
@@ -385,6 +400,18 @@ static void step_node(struct manager *m, const struct cp_node_info *info,
 	if (n->have_last && pages >= n->last_pages)
 		sample.pages = pages - n->last_pages;
 	n->last_pages = pages;
+	/* Reference frames: the kernel's routine timed on this node's pages. */
+	if (n->have_last && info->reference_pages > n->last_ref_pages &&
+	    info->reference_sample_ns >= n->last_ref_ns) {
+		sample.ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
+		sample.ref_samples = info->reference_pages - n->last_ref_pages;
+		sample.ref_ns_per_page = (double)(info->reference_sample_ns -
+						  n->last_ref_ns) /
+					 sample.ref_samples;
+		sample.pages += sample.ref_samples;
+	}
+	n->last_ref_pages = info->reference_pages;
+	n->last_ref_ns = info->reference_sample_ns;
 	count_misses(m, info->node, n, &sample);
 	if (s) {
 		n->have_last = true;
@@ -401,9 +428,46 @@ static void step_node(struct manager *m, const struct cp_node_info *info,
 		 d.cold_fraction, sample.counted ? sample.kernel_miss_ratio : -1,
 		 d.user_misses_per_page, d.reason);
 	n->cold_fraction = d.cold_fraction;
+	n->ns_per_page = sample.samples ? sample.ns_per_page : 0;
 	if (d.action != POLICY_HOLD)
 		apply(m, info, n, &d);
 	status_line(status, status_size, info, n);
+}
+
+/* MetricsFile=: every interval, whether attached or waiting. */
+static void write_metrics(struct manager *m, int count)
+{
+	static struct metrics_node nodes[CP_MAX_NODES];
+	struct metrics_daemon d = {
+		.attached = m->client != NULL,
+		.monitor_only = m->monitor_only,
+		.dry_run = m->config.dry_run,
+		.pmu = m->pmu_in_use && !m->pmu_unavailable,
+	};
+	int i, n = 0, err;
+
+	if (!m->config.metrics_file[0])
+		return;
+	for (i = 0; m->client && i < count; i++) {
+		const struct node_state *st;
+
+		if (m->infos[i].node >= CONFIG_MAX_NODES)
+			continue;
+		st = &m->nodes[m->infos[i].node];
+		nodes[n++] = (struct metrics_node){
+			.info = &m->infos[i],
+			.cold_fraction = st->cold_fraction,
+			.ns_per_page = st->ns_per_page,
+			.switches = st->switches,
+			.reverts = st->reverts,
+			.pins_seen = st->pins_seen,
+		};
+	}
+	err = metrics_write(m->config.metrics_file, &d, nodes, n);
+	if (err && err != m->metrics_error)
+		log_line(LOG_WARNING, "cannot write MetricsFile=%s: %s (is its directory writable? see ReadWritePaths= in clearpaged.service)",
+			 m->config.metrics_file, strerror(-err));
+	m->metrics_error = err;
 }
 
 static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
@@ -413,11 +477,14 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	uint64_t next, now;
 	int count, i;
 
-	if (!m->client && attach(m))
+	if (!m->client && attach(m)) {
+		write_metrics(m, 0);
 		goto rearm;
+	}
 	count = cp_dump_nodes(m->client, m->infos, CP_MAX_NODES);
 	if (count < 0) {
 		detach(m, strerror(-count));
+		write_metrics(m, 0);
 		goto rearm;
 	}
 	for (i = 0; i < count; i++)
@@ -425,6 +492,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 			step_node(m, &m->infos[i], status, sizeof(status));
 	sd_notifyf(0, "STATUS=%s%s", m->monitor_only ? "monitoring only: " :
 			m->config.dry_run ? "dry run: " : "", status);
+	write_metrics(m, count);
 rearm:
 	/* After an early tick (udev), the next one is a full interval away. */
 	next = usec + (uint64_t)(m->config.interval * 1e6);

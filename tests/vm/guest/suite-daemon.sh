@@ -17,12 +17,15 @@ source_of() { clearpagectl status --json | sed 's/{"node":/\n{"node":/g' | grep 
 
 check "--check-config prints the defaults" sh -c "clearpaged --check-config | grep -qx 'AllowUnlistedCPU=no'"
 mkdir -p /etc/clearpaged.conf.d
-printf '[Daemon]\nInterval=0.2\nLogLevel=debug\n' > /etc/clearpaged.conf
+printf '[Daemon]\nInterval=0.2\nLogLevel=debug\nMetricsFile=/tmp/metrics/clearpage.prom\n' > /etc/clearpaged.conf
+mkdir -p /tmp/metrics
 
 clearpaged > $DLOG 2>&1 &
 daemon=$!
 check "starts without the module and waits for it" wait_log "waiting for it (modprobe clearpage)"
 load_module clearpage
+check "MetricsFile: written while waiting, module not attached" \
+	sh -c "sleep 0.5; grep -qx 'clearpaged_module_attached 0' /tmp/metrics/clearpage.prom"
 check "attaches when the module is loaded" wait_log "attached to the clearpage module"
 check "an unlisted CPU is monitored only, and the log names the override" \
 	wait_log "monitoring only; set AllowUnlistedCPU=yes"
@@ -36,6 +39,13 @@ check "SIGHUP reloads the configuration" wait_log "configuration reloaded"
 check "AllowUnlistedCPU=yes is logged" wait_log "AllowUnlistedCPU=yes lets clearpaged act"
 check "the configured pin is applied" wait_log "node 1 pinned to movq by the configuration"
 check "node 1 runs movq, pinned" test "$(current_strategy 1):$(cat $CP/node1/pinned)" = movq:1
+sleep 0.5
+check "MetricsFile: per-node state, as the module reports it" sh -c \
+	"grep -qx 'clearpaged_module_attached 1' /tmp/metrics/clearpage.prom &&
+	 grep -qx 'clearpage_strategy{node=\"1\",strategy=\"movq\"} 1' /tmp/metrics/clearpage.prom &&
+	 grep -qx 'clearpage_pinned{node=\"1\"} 1' /tmp/metrics/clearpage.prom &&
+	 grep -q '^clearpage_pages_cleared_total{node=\"0\",strategy=\"kernel\",backend=\"huge\"} [0-9]' /tmp/metrics/clearpage.prom"
+check "MetricsFile: no temporary file left behind" test "$(ls -A /tmp/metrics)" = clearpage.prom
 # Emulated CPUs have no cache timing. Node 0 runs kernel, calibrated as
 # rep_stosb (the routine the kernel runs where ERMS exists), whose emulated
 # cost is the same hot and cold: the policy cannot tell the cold fraction and

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/* clearpaged's Prometheus metrics; see metrics.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "metrics.h"
+#include "policy.h"
+
+static void family(FILE *out, const char *name, const char *type,
+		   const char *help)
+{
+	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void value(FILE *out, double v)
+{
+	if (isnan(v))
+		fputs("NaN\n", out);
+	else
+		fprintf(out, "%.17g\n", v);
+}
+
+void metrics_format(FILE *out, const struct metrics_daemon *d,
+		    const struct metrics_node *nodes, int count)
+{
+	int i, k;
+
+	family(out, "clearpaged_module_attached", "gauge",
+	       "1 when the clearpage module is loaded and clearpaged is attached to it.");
+	fprintf(out, "clearpaged_module_attached %d\n", d->attached);
+	family(out, "clearpaged_monitor_only", "gauge",
+	       "1 when the CPU is not on the allowlist and clearpaged only monitors.");
+	fprintf(out, "clearpaged_monitor_only %d\n", d->monitor_only);
+	family(out, "clearpaged_dry_run", "gauge",
+	       "1 when clearpaged decides but changes nothing (DryRun=yes).");
+	fprintf(out, "clearpaged_dry_run %d\n", d->dry_run);
+	family(out, "clearpaged_cache_miss_counters", "gauge",
+	       "1 when LLC miss counters from the PMU are in use.");
+	fprintf(out, "clearpaged_cache_miss_counters %d\n", d->pmu);
+	if (!count)
+		return;
+
+	family(out, "clearpage_pages_cleared_total", "counter",
+	       "Base pages cleared by the module, per node, strategy and backend (4k or huge).");
+	for (i = 0; i < count; i++)
+		for (k = 0; k < nodes[i].info->nr_strategies; k++) {
+			const struct cp_strategy_info *s = &nodes[i].info->strategies[k];
+			const char *name = policy_strategy_name(s->strategy);
+
+			fprintf(out, "clearpage_pages_cleared_total{node=\"%u\",strategy=\"%s\",backend=\"4k\"} %llu\n",
+				nodes[i].info->node, name,
+				(unsigned long long)s->pages_4k);
+			fprintf(out, "clearpage_pages_cleared_total{node=\"%u\",strategy=\"%s\",backend=\"huge\"} %llu\n",
+				nodes[i].info->node, name,
+				(unsigned long long)s->pages_huge);
+		}
+	family(out, "clearpage_sampled_clears_total", "counter",
+	       "Timed clears (one in 2^sample_shift), per node and strategy.");
+	for (i = 0; i < count; i++)
+		for (k = 0; k < nodes[i].info->nr_strategies; k++)
+			fprintf(out, "clearpage_sampled_clears_total{node=\"%u\",strategy=\"%s\"} %llu\n",
+				nodes[i].info->node,
+				policy_strategy_name(nodes[i].info->strategies[k].strategy),
+				(unsigned long long)nodes[i].info->strategies[k].samples);
+	family(out, "clearpage_sampled_clear_seconds_total", "counter",
+	       "Time spent in timed clears, per node and strategy; divided by clearpage_sampled_clears_total: seconds per 4 KiB page.");
+	for (i = 0; i < count; i++)
+		for (k = 0; k < nodes[i].info->nr_strategies; k++) {
+			fprintf(out, "clearpage_sampled_clear_seconds_total{node=\"%u\",strategy=\"%s\"} ",
+				nodes[i].info->node,
+				policy_strategy_name(nodes[i].info->strategies[k].strategy));
+			value(out, nodes[i].info->strategies[k].sample_ns / 1e9);
+		}
+	family(out, "clearpage_reference_pages_total", "counter",
+	       "Reference frames cleared with the kernel's routine beside a non-temporal strategy, per node.");
+	for (i = 0; i < count; i++)
+		fprintf(out, "clearpage_reference_pages_total{node=\"%u\"} %llu\n",
+			nodes[i].info->node,
+			(unsigned long long)nodes[i].info->reference_pages);
+	family(out, "clearpage_strategy", "gauge",
+	       "1 for the strategy the node runs now, 0 for the others available.");
+	for (i = 0; i < count; i++)
+		for (k = 0; k < nodes[i].info->nr_strategies; k++) {
+			int s = nodes[i].info->strategies[k].strategy;
+
+			fprintf(out, "clearpage_strategy{node=\"%u\",strategy=\"%s\"} %d\n",
+				nodes[i].info->node, policy_strategy_name(s),
+				s == nodes[i].info->strategy);
+		}
+	family(out, "clearpage_pinned", "gauge",
+	       "1 when an administrator pinned the node; clearpaged leaves it alone.");
+	for (i = 0; i < count; i++)
+		fprintf(out, "clearpage_pinned{node=\"%u\"} %d\n",
+			nodes[i].info->node, nodes[i].info->pinned);
+	family(out, "clearpage_cold_fraction", "gauge",
+	       "The policy's estimate of the share of cold pages cleared in the last interval (NaN: unknown).");
+	for (i = 0; i < count; i++) {
+		fprintf(out, "clearpage_cold_fraction{node=\"%u\"} ",
+			nodes[i].info->node);
+		value(out, nodes[i].cold_fraction < 0 ? NAN : nodes[i].cold_fraction);
+	}
+	family(out, "clearpage_clear_seconds_per_page", "gauge",
+	       "Mean time of the timed clears of the last interval with the node's strategy (NaN: none).");
+	for (i = 0; i < count; i++) {
+		fprintf(out, "clearpage_clear_seconds_per_page{node=\"%u\"} ",
+			nodes[i].info->node);
+		value(out, nodes[i].ns_per_page > 0 ? nodes[i].ns_per_page / 1e9 : NAN);
+	}
+	family(out, "clearpaged_switches_total", "counter",
+	       "Strategy switches clearpaged made on the node since it started.");
+	for (i = 0; i < count; i++)
+		fprintf(out, "clearpaged_switches_total{node=\"%u\"} %llu\n",
+			nodes[i].info->node, (unsigned long long)nodes[i].switches);
+	family(out, "clearpaged_reverts_total", "counter",
+	       "Switches clearpaged reverted on the node because they did worse.");
+	for (i = 0; i < count; i++)
+		fprintf(out, "clearpaged_reverts_total{node=\"%u\"} %llu\n",
+			nodes[i].info->node, (unsigned long long)nodes[i].reverts);
+	family(out, "clearpaged_pins_seen_total", "counter",
+	       "Administrator pins clearpaged saw on the node.");
+	for (i = 0; i < count; i++)
+		fprintf(out, "clearpaged_pins_seen_total{node=\"%u\"} %llu\n",
+			nodes[i].info->node, (unsigned long long)nodes[i].pins_seen);
+}
+
+int metrics_write(const char *path, const struct metrics_daemon *daemon,
+		  const struct metrics_node *nodes, int count)
+{
+	char tmp[512];
+	const char *slash = strrchr(path, '/');
+	int fd, err = 0;
+	FILE *f;
+
+	/* A hidden name in the same directory: node_exporter reads *.prom. */
+	if (!slash || (size_t)snprintf(tmp, sizeof(tmp), "%.*s/.%s.XXXXXX",
+				       (int)(slash - path), path, slash + 1) >=
+			      sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = -errno;
+		close(fd);
+		unlink(tmp);
+		return err;
+	}
+	metrics_format(f, daemon, nodes, count);
+	if (fchmod(fd, 0644) || fflush(f) || fsync(fd))
+		err = -errno;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}

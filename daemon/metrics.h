@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Prometheus text-format metrics of clearpaged (MetricsFile=), for
+ * node_exporter's textfile collector: per node and strategy pages cleared
+ * and sampled clear time, and per node the current strategy, pin, cold
+ * fraction, last measured ns/page, and the daemon's switches, reverts and
+ * pins seen. Written to a temporary file in the same directory and renamed
+ * over the old one, so a reader never sees half a file.
+ */
+#ifndef CLEARPAGED_METRICS_H
+#define CLEARPAGED_METRICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/clearpage-client.h"
+
+struct metrics_node {
+	const struct cp_node_info *info;
+	double cold_fraction;		/* < 0: unknown */
+	double ns_per_page;		/* last interval; <= 0: none */
+	uint64_t switches, reverts, pins_seen;
+};
+
+struct metrics_daemon {
+	bool attached;			/* the module is loaded */
+	bool monitor_only;
+	bool dry_run;
+	bool pmu;			/* cache-miss counters in use */
+};
+
+void metrics_format(FILE *out, const struct metrics_daemon *daemon,
+		    const struct metrics_node *nodes, int count);
+
+/* Returns 0 or a negative errno. */
+int metrics_write(const char *path, const struct metrics_daemon *daemon,
+		  const struct metrics_node *nodes, int count);
+
+#endif /* CLEARPAGED_METRICS_H */

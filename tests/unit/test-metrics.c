@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpaged's Prometheus metrics: the text has every family with HELP and
+ * TYPE and the values given; the file is replaced atomically, mode 0644,
+ * with no temporary file left; and, where promtool is found (PATH or the
+ * directory given as argv[1]), "promtool check metrics" accepts it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../daemon/metrics.h"
+
+static int passed, failed, skipped;
+
+#define CHECK(cond, ...)                                        \
+	do {                                                    \
+		if (cond) {                                     \
+			passed++;                               \
+			printf("PASS: ");                       \
+		} else {                                        \
+			failed++;                               \
+			printf("FAIL: ");                       \
+		}                                               \
+		printf(__VA_ARGS__);                            \
+		printf("\n");                                   \
+	} while (0)
+
+static char text[65536];
+
+static void format(const struct metrics_daemon *d,
+		   const struct metrics_node *nodes, int count)
+{
+	FILE *f = fmemopen(text, sizeof(text) - 1, "w");
+
+	memset(text, 0, sizeof(text));
+	metrics_format(f, d, nodes, count);
+	fclose(f);
+}
+
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.' || (strcmp(e->d_name, ".") &&
+					     strcmp(e->d_name, ".."));
+	if (d)
+		closedir(d);
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	struct cp_node_info info[2] = {
+		{ .node = 0, .strategy = CLEARPAGE_STRATEGY_MOVNTI,
+		  .reference_pages = 77, .nr_strategies = 2,
+		  .strategies = {
+			{ .strategy = CLEARPAGE_STRATEGY_KERNEL, .pages_4k = 0,
+			  .pages_huge = 1024, .samples = 16, .sample_ns = 6400 },
+			{ .strategy = CLEARPAGE_STRATEGY_MOVNTI, .pages_4k = 4096,
+			  .pages_huge = 512, .samples = 70, .sample_ns = 14000 },
+		  } },
+		{ .node = 1, .strategy = CLEARPAGE_STRATEGY_KERNEL, .pinned = true,
+		  .nr_strategies = 1,
+		  .strategies = { { .strategy = CLEARPAGE_STRATEGY_KERNEL } } },
+	};
+	struct metrics_node nodes[2] = {
+		{ .info = &info[0], .cold_fraction = 0.93, .ns_per_page = 205,
+		  .switches = 3, .reverts = 1, .pins_seen = 0 },
+		{ .info = &info[1], .cold_fraction = -1, .pins_seen = 2 },
+	};
+	struct metrics_daemon d = { .attached = true };
+	char dir[] = "/tmp/test-metrics-XXXXXX", path[256], cmd[1024];
+	const char *promtool_dir = argc > 1 ? argv[1] : "";
+	struct stat st;
+	int err;
+
+	format(&d, nodes, 2);
+	CHECK(strstr(text, "# TYPE clearpage_pages_cleared_total counter\n") &&
+	      strstr(text, "clearpage_pages_cleared_total{node=\"0\",strategy=\"movnti\",backend=\"4k\"} 4096\n") &&
+	      strstr(text, "clearpage_pages_cleared_total{node=\"0\",strategy=\"movnti\",backend=\"huge\"} 512\n"),
+	      "pages cleared per node, strategy and backend");
+	CHECK(strstr(text, "clearpage_sampled_clears_total{node=\"0\",strategy=\"movnti\"} 70\n") &&
+	      strstr(text, "clearpage_sampled_clear_seconds_total{node=\"0\",strategy=\"movnti\"} 1.4e-05\n"),
+	      "sampled clears and their time, in seconds");
+	CHECK(strstr(text, "clearpage_strategy{node=\"0\",strategy=\"movnti\"} 1\n") &&
+	      strstr(text, "clearpage_strategy{node=\"0\",strategy=\"kernel\"} 0\n") &&
+	      strstr(text, "clearpage_pinned{node=\"1\"} 1\n"),
+	      "current strategy as a state set, and pins");
+	CHECK(strstr(text, "clearpage_cold_fraction{node=\"0\"} 0.93000000000000005\n") &&
+	      strstr(text, "clearpage_cold_fraction{node=\"1\"} NaN\n") &&
+	      strstr(text, "clearpage_clear_seconds_per_page{node=\"1\"} NaN\n"),
+	      "cold fraction, NaN when unknown");
+	CHECK(strstr(text, "clearpaged_switches_total{node=\"0\"} 3\n") &&
+	      strstr(text, "clearpaged_reverts_total{node=\"0\"} 1\n") &&
+	      strstr(text, "clearpaged_pins_seen_total{node=\"1\"} 2\n") &&
+	      strstr(text, "clearpage_reference_pages_total{node=\"0\"} 77\n"),
+	      "switches, reverts, pins seen, reference pages");
+	CHECK(strstr(text, "clearpaged_module_attached 1\n") != NULL,
+	      "module attached");
+	d.attached = false;
+	format(&d, NULL, 0);
+	CHECK(strstr(text, "clearpaged_module_attached 0\n") &&
+	      !strstr(text, "clearpage_pages_cleared_total"),
+	      "waiting for the module: the daemon's gauges only");
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp: %s", strerror(errno));
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/clearpage.prom", dir);
+	d.attached = true;
+	err = metrics_write(path, &d, nodes, 2);
+	CHECK(err == 0 && stat(path, &st) == 0 && (st.st_mode & 0777) == 0644,
+	      "written, mode 0644 (%d)", err);
+	err = metrics_write(path, &d, nodes, 1);
+	CHECK(err == 0 && entries(dir) == 1,
+	      "rewritten in place, no temporary file left (%d entries)",
+	      entries(dir));
+	CHECK(metrics_write("/nonexistent-dir/clearpage.prom", &d, nodes, 2) == -ENOENT,
+	      "an unwritable directory: -ENOENT");
+
+	err = metrics_write(path, &d, nodes, 2);
+	snprintf(cmd, sizeof(cmd),
+		 "PATH=\"%s:$PATH\" command -v promtool >/dev/null", promtool_dir);
+	if (system(cmd) != 0) {
+		printf("SKIP: promtool check metrics: promtool not found (tests/install-deps.sh extracts it from Debian's prometheus package)\n");
+		skipped++;
+	} else {
+		snprintf(cmd, sizeof(cmd),
+			 "PATH=\"%s:$PATH\" promtool check metrics < %s", promtool_dir, path);
+		CHECK(err == 0 && system(cmd) == 0, "promtool check metrics accepts it");
+	}
+	unlink(path);
+	rmdir(dir);
+	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+	return failed ? 1 : 0;
+}
