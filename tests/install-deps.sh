@@ -14,21 +14,8 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 
-# The archive URI of the bookworm suite, from deb822 or one-line sources.
-archive_uri() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk '
-			/^URIs:/ { uri = $2 }
-			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm") found = 1 }
-			/^$/ { if (found && uri) { print uri; exit } found = 0; uri = "" }
-			END { if (found && uri) print uri }
-		' "$f" | head -n 1
-	done
-	grep -hsE '^deb\s' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
-		awk '$3 == "bookworm" { print $2 }'
-}
+# archive_uri: the bookworm archive this machine uses.
+. "$(dirname "$0")/e2e/archive.sh"
 
 if ! grep -rqsE 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
 	uri=$(archive_uri | head -n 1)
@@ -51,6 +38,7 @@ apt-get install -y -q --no-install-recommends \
 	qemu-system-x86 busybox-static cpio gzip kmod dkms \
 	libnl-3-dev libnl-genl-3-dev libsystemd-dev libudev-dev \
 	libgsl-dev libjson-c-dev gnuplot-nox python3 \
+	debhelper dh-dkms lintian debootstrap e2fsprogs git \
 	linux-image-amd64 linux-headers-amd64
 
 # Backports' metapackage names the current 6.12 image; install that version
@@ -63,3 +51,14 @@ if [ -z "$image_612" ]; then
 fi
 apt-get install -y -q --no-install-recommends -t bookworm-backports \
 	"$image_612" "${image_612/linux-image/linux-headers}"
+
+# promtool, to check clearpaged's metrics: only the binary, extracted from
+# Debian's prometheus package rather than installing (and starting) the
+# server.
+promdir=/var/cache/clearpage-tests
+if [ ! -x "$promdir/prometheus/usr/bin/promtool" ]; then
+	mkdir -p "$promdir"
+	(cd "$promdir" && rm -f prometheus_*.deb && apt-get download -q prometheus &&
+		dpkg -x prometheus_*.deb prometheus) ||
+		echo "install-deps.sh: could not extract promtool; the metrics check will say SKIP" >&2
+fi

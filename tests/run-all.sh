@@ -104,6 +104,43 @@ dkms remove "clearpage/$version" --all >>"$dkms_log" 2>&1
 echo "CPVM-SUMMARY: $dkms_passed passed, $dkms_failed failed, 0 skipped" >>"$dkms_log"
 [ $dkms_failed = 0 ] || failed=$((failed + 1))
 
+# Debian packages, built from a copy of the tracked tree as a user of the
+# source would, then lintian (no errors allowed).
+pkg_log=$logs/packages.log
+pkgdir=$build/pkg
+pkg_passed=0 pkg_failed=0
+pkg_check() {
+	if "${@:2}" >>"$pkg_log" 2>&1; then
+		echo "PASS: $1" | tee -a "$pkg_log"; pkg_passed=$((pkg_passed + 1))
+	else
+		echo "FAIL: $1, see $pkg_log" | tee -a "$pkg_log"; pkg_failed=$((pkg_failed + 1))
+	fi
+}
+rm -rf "$pkgdir" && mkdir -p "$pkgdir/clearpage"
+git -C "$top" ls-files -co --exclude-standard | tar -C "$top" -cf - -T - |
+	tar -C "$pkgdir/clearpage" -xf -
+pkg_check "dpkg-buildpackage -us -uc -b" sh -c "cd '$pkgdir/clearpage' && dpkg-buildpackage -us -uc -b"
+pkg_check "lintian: no errors" sh -c "lintian --fail-on error --tag-display-limit 0 '$pkgdir'/clearpage_*.changes"
+pkg_check "clearpage-dkms ships the module sources and a dkms.conf with the version" \
+	sh -c "dpkg-deb --fsys-tarfile '$pkgdir'/clearpage-dkms_*_all.deb | tar -xOf - ./usr/src/clearpage-$version/dkms.conf | grep -qx 'PACKAGE_VERSION=\"$version\"'"
+pkg_check "clearpaged ships the daemon, CLI, unit, config, catalog and man pages" \
+	sh -c "dpkg -c '$pkgdir'/clearpaged_*_amd64.deb | grep -c -e usr/sbin/clearpaged -e usr/sbin/clearpagectl -e clearpaged.service -e usr/lib/clearpaged/clearpaged.conf -e clearpaged.catalog -e man8/clearpaged.8 -e man5/clearpaged.conf.5 | grep -qx 7"
+echo "CPVM-SUMMARY: $pkg_passed passed, $pkg_failed failed, 0 skipped" >>"$pkg_log"
+[ $pkg_failed = 0 ] || failed=$((failed + 1))
+
+# End to end: the packages in a booted Debian with systemd, on the 6.1 kernel.
+if [ $pkg_failed = 0 ]; then
+	set -- $kernels
+	echo "=== e2e: booted Debian, systemd, packages, on $1"
+	if "$top/tests/e2e/run-e2e.sh" --debs "$pkgdir" --kernel "$1" \
+		--log "$logs/e2e-$1.log"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAILED: e2e, log: $logs/e2e-$1.log"
+	fi
+fi
+
 # libFuzzer on the configuration and allowlist parsers, for a bounded time.
 fuzz_log=$logs/fuzz.log
 fuzz_seconds=${CLEARPAGE_FUZZ_SECONDS:-60}

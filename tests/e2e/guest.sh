@@ -1,0 +1,148 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The end-to-end checks, run by clearpage-e2e.service inside the booted
+# Debian (systemd as PID 1, both packages installed by apt): what an
+# administrator does, checked from inside. Results go to the serial console
+# as PASS/FAIL/SKIP lines, then a summary; then the machine powers off.
+exec >/dev/ttyS0 2>&1
+passed=0 failed=0 skipped=0
+CP=/sys/kernel/clearpage
+pass() { passed=$((passed + 1)); echo "PASS: $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
+info() { echo "INFO: $*"; }
+check() { local name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; fi; }
+# until COMMAND... succeeds, at most $T seconds (default 60) of wall time
+until_ok() {
+	local end=$((SECONDS + ${T:-60}))
+	while ! "$@" 2>/dev/null; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.2
+	done
+}
+current_strategy() { sed -n 's/.*\[\([a-z_]*\)\].*/\1/p' $CP/node$1/strategy; }
+source_of() { clearpagectl status --json | sed 's/{"node":/\n{"node":/g' | grep "^{\"node\":$1," | sed 's/.*"source":"\([a-z]*\)".*/\1/'; }
+prop() { systemctl show -P "$1" clearpaged; }
+journal_has() { journalctl -o json -u clearpaged --no-pager | grep -q "$1"; }
+# Transparent huge page faults on node 0 until stop_load: pages to measure.
+start_load() {
+	(while :; do
+		clearpage-bench faults --thp --sizes 64M --runs 5 --node 0 \
+			--strategies current --out /tmp/bench >/dev/null 2>&1
+	done) &
+	load=$!
+}
+stop_load() {
+	kill $load 2>/dev/null
+	wait $load 2>/dev/null
+	pkill -x clearpage-bench
+}
+finish() {
+	echo "CPVM-SUMMARY: $passed passed, $failed failed, $skipped skipped"
+	echo "CPVM-END"
+	systemctl poweroff --no-block
+	exit 0
+}
+trap finish EXIT
+
+info "kernel $(uname -r), systemd $(systemctl --version | head -n 1), $(nproc) CPUs, nodes: $(ls -d /sys/devices/system/node/node* | tr '\n' ' ')"
+
+# Packages: installed by apt, the module built by DKMS for this kernel.
+check "clearpaged and clearpage-dkms are installed" \
+	sh -c "dpkg-query -W -f '\${Status}\n' clearpaged clearpage-dkms | grep -c 'install ok installed' | grep -qx 2"
+check "DKMS built and installed clearpage for $(uname -r)" \
+	sh -c "dkms status clearpage 2>/dev/null | grep '$(uname -r).*installed' >/dev/null"
+check "modinfo finds the DKMS module" sh -c "modinfo -n clearpage | grep -q updates/dkms"
+check "the unit is installed but not enabled by the package" \
+	test "$(systemctl is-enabled clearpaged 2>&1)" = disabled
+check "the catalog is installed in the journal's database" \
+	sh -c "journalctl --list-catalog | grep -q 1e658545b6144d60b44d428c8542ff21"
+
+# The administrator's first steps.
+check "systemctl enable --now clearpaged" systemctl enable --now clearpaged
+check "the unit is active" until_ok test "$(systemctl is-active clearpaged)" = active
+check "the module is loaded (ExecStartPre modprobe)" test -d $CP
+check "STATUS= has a part per node" until_ok sh -c "systemctl show -P StatusText clearpaged | grep -q 'node0: .*; node1: '"
+info "status: $(prop StatusText)"
+check "the unit is enabled for the next boot" test "$(systemctl is-enabled clearpaged)" = enabled
+
+# An administrator's pin is logged with its MESSAGE_ID.
+clearpagectl pin 0
+check "a pin is logged (MESSAGE_ID 9bced91e...)" \
+	until_ok journal_has '"MESSAGE_ID":"9bced91e3cd84f84943e6abb5cb7588b"'
+clearpagectl unpin 0
+
+# A forced decision in dry run: with MinSpread=1 the emulated CPU's
+# calibration (hot = cold) becomes usable, and THP faults measure cold.
+mkdir -p /etc/clearpaged.conf.d
+printf '[Daemon]\nDryRun=yes\nInterval=0.5\n[CPU]\nAllowUnlistedCPU=yes\n[Policy]\nMinSpread=1\n' \
+	> /etc/clearpaged.conf.d/50-e2e.conf
+check "systemctl reload applies the drop-in" systemctl reload clearpaged
+check "the reload is logged" until_ok journal_has '"MESSAGE":"configuration reloaded"'
+start_load
+T=120 check "a dry-run decision is logged (MESSAGE_ID 46255a72...)" \
+	until_ok journal_has '"MESSAGE_ID":"46255a72f2b14c21ae4ac8733811607e"'
+entry=$(journalctl -o json -u clearpaged --no-pager MESSAGE_ID=46255a72f2b14c21ae4ac8733811607e | head -n 1)
+info "dry-run entry: $entry"
+for field in CLEARPAGE_NODE CLEARPAGE_FROM CLEARPAGE_TO CLEARPAGE_REASON \
+	CLEARPAGE_COLD_FRACTION CLEARPAGE_NS_PER_PAGE CLEARPAGE_PREDICTED_GAIN; do
+	check "the entry has $field" sh -c "echo '$entry' | grep -q '\"$field\":'"
+done
+check "dry run changed nothing" sh -c "test \"$(current_strategy 0)\" = kernel -a \"$(source_of 0)\" != daemon"
+check "journalctl --catalog explains it" \
+	sh -c "journalctl -x -u clearpaged --no-pager MESSAGE_ID=46255a72f2b14c21ae4ac8733811607e | grep -q 'Subject: clearpaged'"
+info "catalog: $(journalctl -x -u clearpaged --no-pager MESSAGE_ID=46255a72f2b14c21ae4ac8733811607e | grep -A2 'Subject:' | head -n 3 | tr '\n' '|')"
+
+# Now for real: the daemon switches node 0, and stop returns it.
+sed -i 's/DryRun=yes/DryRun=no/' /etc/clearpaged.conf.d/50-e2e.conf
+systemctl reload clearpaged
+T=120 check "the daemon switches node 0 (MESSAGE_ID 1e658545...)" \
+	until_ok journal_has '"MESSAGE_ID":"1e658545b6144d60b44d428c8542ff21"'
+check "the module says the daemon set node 0" until_ok test "$(source_of 0)" = daemon
+info "node 0 now: $(current_strategy 0)"
+stop_load
+
+# A killed daemon is restarted; a hung one is caught by the watchdog.
+restarts=$(prop NRestarts)
+pid=$(prop MainPID)
+systemctl kill -s KILL clearpaged
+check "a killed daemon is restarted (Restart=on-failure)" \
+	until_ok sh -c "test \$(systemctl show -P NRestarts clearpaged) -gt $restarts && test \$(systemctl is-active clearpaged) = active"
+mkdir -p /etc/systemd/system/clearpaged.service.d
+printf '[Service]\nWatchdogSec=5s\n' > /etc/systemd/system/clearpaged.service.d/50-e2e-watchdog.conf
+systemctl daemon-reload
+systemctl restart clearpaged
+until_ok test "$(systemctl is-active clearpaged)" = active
+restarts=$(prop NRestarts)
+kill -STOP "$(prop MainPID)"
+T=90 check "a hung daemon is caught by the watchdog and restarted" \
+	until_ok sh -c "test \$(systemctl show -P NRestarts clearpaged) -gt $restarts && test \$(systemctl is-active clearpaged) = active"
+check "the journal names the watchdog" \
+	sh -c "journalctl -u clearpaged --no-pager | grep -qi watchdog"
+rm -r /etc/systemd/system/clearpaged.service.d
+systemctl daemon-reload
+systemctl restart clearpaged
+until_ok test "$(systemctl is-active clearpaged)" = active
+
+# The module goes while the daemon runs, and comes back.
+clearpagectl unload
+check "module removed: the unit stays active" sh -c "sleep 2; test \$(systemctl is-active clearpaged) = active"
+check "and says it waits" until_ok sh -c "systemctl show -P StatusText clearpaged | grep -q 'waiting for the clearpage module'"
+attached=$(journalctl -u clearpaged --no-pager | grep -c 'attached to the clearpage module')
+modprobe clearpage
+check "loaded again: the daemon resumes without a restart" \
+	until_ok sh -c "test \$(journalctl -u clearpaged --no-pager | grep -c 'attached to the clearpage module') -gt $attached"
+
+# Stop returns what the daemon changed to the default.
+start_load
+T=120 until_ok test "$(source_of 0)" = daemon
+info "before stop: node 0 $(current_strategy 0) ($(source_of 0))"
+stop_load
+check "systemctl stop" systemctl stop clearpaged
+check "stop returned node 0 to kernel" test "$(current_strategy 0)" = kernel
+
+check "systemd-analyze security: exposure at most 2.0" sh -c \
+	"systemd-analyze security clearpaged.service | tee /tmp/security.txt | tail -n 1 | awk '{ for (i = 1; i <= NF; i++) if (\$i ~ /^[0-9.]+\$/) v = \$i } END { exit !(v <= 2.0) }'"
+info "security: $(tail -n 1 /tmp/security.txt)"
+check "no kernel warning in this boot" sh -c "! journalctl -k --no-pager | grep -qE 'WARNING:|BUG:|Oops|Call Trace'"
