@@ -39,6 +39,7 @@ static const struct key keys[] = {
 	K("Policy", "DownThreshold", T_DOUBLE, policy.down_threshold, 0, 1),
 	K("Policy", "Margin", T_DOUBLE, policy.margin, 0, 10),
 	K("Policy", "DwellIntervals", T_UINT, policy.dwell, 1, 3600),
+	K("Policy", "FastGain", T_DOUBLE, policy.fast_gain, 0, 10),
 	K("Policy", "RateLimitIntervals", T_UINT, policy.rate_limit, 0, 86400),
 	K("Policy", "ConfirmIntervals", T_UINT, policy.confirm, 1, 3600),
 	K("Policy", "RevertTolerance", T_DOUBLE, policy.revert_tolerance, 0, 10),
@@ -440,11 +441,12 @@ void config_print(const struct daemon_config *c, FILE *out)
 		c->metrics_file);
 	fprintf(out,
 		"[Policy]\nUpThreshold=%g\nDownThreshold=%g\nMargin=%g\n"
-		"DwellIntervals=%u\nRateLimitIntervals=%u\nConfirmIntervals=%u\n"
+		"DwellIntervals=%u\nFastGain=%g\nRateLimitIntervals=%u\nConfirmIntervals=%u\n"
 		"RevertTolerance=%g\nBackoffIntervals=%u\nProbeIntervals=%u\n"
 		"MinSamples=%llu\nMinSpread=%g\nMinColdMissRatio=%g\n"
 		"HotStrategy=%s\nColdStrategy=%s\n\n",
 		p->up_threshold, p->down_threshold, p->margin, p->dwell,
+		p->fast_gain,
 		p->rate_limit, p->confirm, p->revert_tolerance, p->backoff,
 		p->probe_interval, (unsigned long long)p->min_samples,
 		p->min_spread, p->min_cold_miss_ratio, strategy_or_auto(p->hot_strategy),

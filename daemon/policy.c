@@ -34,6 +34,7 @@ void policy_config_defaults(struct policy_config *config)
 		.down_threshold = 0.4,
 		.margin = 0.10,
 		.dwell = 3,
+		.fast_gain = 0.5,
 		.rate_limit = 10,
 		.confirm = 3,
 		.revert_tolerance = 0.05,
@@ -227,6 +228,10 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		forget_proposal(node);
 		return hold(decision, "calibration shows no usable hot/cold difference");
 	}
+	if (node->confirm_left && node->learn_ref &&
+	    sample->ref_samples >= config->min_samples &&
+	    sample->ref_ns_per_page > node->ref_cold_ns)
+		node->ref_cold_ns = sample->ref_ns_per_page;
 	if (node->confirm_left &&
 	    confirm_step(config, calibration, hot, node, sample, decision))
 		return;
@@ -240,10 +245,14 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 			.samples = sample->ref_samples,
 			.ns_per_page = sample->ref_ns_per_page,
 		};
+		struct policy_calibration learnt = *calibration;
+		int r = sample->ref_strategy;
 
-		decision->cold_fraction = policy_cold_fraction(config, calibration,
-							       sample->ref_strategy,
-							       &ref);
+		if (r >= 0 && r < CLEARPAGE_STRATEGY_COUNT &&
+		    node->ref_cold_ns >= config->min_spread * calibration->hot_ns[r])
+			learnt.cold_ns[r] = node->ref_cold_ns;
+		decision->cold_fraction = policy_cold_fraction(config, &learnt,
+							       r, &ref);
 	}
 	if (decision->cold_fraction < 0) {
 		forget_proposal(node);
@@ -288,12 +297,15 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	}
 	if (node->backoff_left)
 		return hold(decision, "backing off after a revert");
-	if (node->streak < config->dwell)
+	/* A switch predicted to halve the cost or better waits no longer. */
+	if (node->streak < config->dwell &&
+	    decision->predicted_gain < config->fast_gain)
 		return hold(decision, "waiting for the dwell time");
 	if (node->since_switch < config->rate_limit)
 		return hold(decision, "rate limited");
 	decision->action = POLICY_SWITCH;
 	decision->to = target;
+	decision->to_cold = target == cold;
 	decision->reason = target == cold ? "pages are mostly cold" :
 					    "pages are mostly hot";
 }
@@ -315,6 +327,9 @@ void policy_applied(const struct policy_config *config,
 		node->confirm_left = config->confirm;
 		node->before_ns = decision->ns_per_page;
 		node->before_user_misses = decision->user_misses_per_page;
+		node->learn_ref = decision->to_cold;
+		if (decision->to_cold)
+			node->ref_cold_ns = 0;
 		node->confirm_user_sum = 0;
 		node->confirm_user_intervals = 0;
 	} else {

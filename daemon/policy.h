@@ -41,6 +41,7 @@ struct policy_config {
 	double down_threshold;		/* cold fraction to go hot, < up */
 	double margin;			/* predicted gain needed, fraction */
 	unsigned int dwell;		/* intervals a proposal must hold */
+	double fast_gain;		/* predicted gain that needs no dwell */
 	unsigned int rate_limit;	/* intervals between two switches */
 	unsigned int confirm;		/* intervals measured after a switch */
 	double revert_tolerance;	/* worse than predicted by this: revert */
@@ -103,6 +104,7 @@ struct policy_decision {
 	double predicted_gain;		/* fraction of the current cost */
 	double user_misses_per_page;	/* -1 when not counted */
 	bool probe;			/* a SWITCH that only tries */
+	bool to_cold;			/* a SWITCH because pages are cold */
 };
 
 struct policy_node {
@@ -117,6 +119,15 @@ struct policy_node {
 	bool probing;			/* the last switch was a probe */
 	double before_ns;		/* measured cost before the switch */
 	double before_user_misses;	/* per page cleared; -1: not counted */
+	/*
+	 * What reference clears cost when the pages are cold, learnt while
+	 * confirming a switch to the cold strategy: single reference clears
+	 * between non-temporal ones can cost less than the calibration's
+	 * back-to-back cold passes, so the calibration's cold figure would
+	 * read cold pages as partly hot. 0: not learnt yet.
+	 */
+	double ref_cold_ns;
+	bool learn_ref;
 	double confirm_ns_sum;
 	double confirm_user_sum;
 	unsigned int confirm_intervals;
