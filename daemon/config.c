@@ -15,7 +15,7 @@
 
 #define DEFAULT_ALLOWLIST "/usr/share/clearpaged/cpu-allowlist.conf"
 
-enum value_type { T_BOOL, T_DOUBLE, T_UINT, T_U64, T_STRATEGY, T_PATH,
+enum value_type { T_BOOL, T_AUTO_BOOL, T_DOUBLE, T_UINT, T_U64, T_STRATEGY, T_PATH,
 		  T_LOG_LEVEL };
 
 struct key {
@@ -50,6 +50,7 @@ static const struct key keys[] = {
 	K("Policy", "MinColdMissRatio", T_DOUBLE, policy.min_cold_miss_ratio, 0, 1),
 	K("Policy", "HotStrategy", T_STRATEGY, policy.hot_strategy, 0, 0),
 	K("Policy", "ColdStrategy", T_STRATEGY, policy.cold_strategy, 0, 0),
+	K("Policy", "NonTemporal", T_AUTO_BOOL, policy.non_temporal, 0, 0),
 	K("CPU", "AllowList", T_PATH, allowlist, 0, 0),
 	K("CPU", "AllowUnlistedCPU", T_BOOL, allow_unlisted_cpu, 0, 0),
 };
@@ -119,6 +120,19 @@ static int set_value(struct daemon_config *c, const struct key *k,
 			return FAIL("%s: %s=%s: expected yes or no", where,
 				    k->name, v);
 		return 0;
+	case T_AUTO_BOOL: {
+		bool b;
+
+		if (!strcmp(v, "auto")) {
+			*(int *)field = POLICY_NT_AUTO;
+			return 0;
+		}
+		if (parse_bool(v, &b))
+			return FAIL("%s: %s=%s: expected auto, yes or no", where,
+				    k->name, v);
+		*(int *)field = b ? POLICY_NT_YES : POLICY_NT_NO;
+		return 0;
+	}
 	case T_DOUBLE:
 	case T_UINT:
 	case T_U64:
@@ -444,13 +458,15 @@ void config_print(const struct daemon_config *c, FILE *out)
 		"DwellIntervals=%u\nFastGain=%g\nRateLimitIntervals=%u\nConfirmIntervals=%u\n"
 		"RevertTolerance=%g\nBackoffIntervals=%u\nProbeIntervals=%u\n"
 		"MinSamples=%llu\nMinSpread=%g\nMinColdMissRatio=%g\n"
-		"HotStrategy=%s\nColdStrategy=%s\n\n",
+		"HotStrategy=%s\nColdStrategy=%s\nNonTemporal=%s\n\n",
 		p->up_threshold, p->down_threshold, p->margin, p->dwell,
 		p->fast_gain,
 		p->rate_limit, p->confirm, p->revert_tolerance, p->backoff,
 		p->probe_interval, (unsigned long long)p->min_samples,
 		p->min_spread, p->min_cold_miss_ratio, strategy_or_auto(p->hot_strategy),
-		strategy_or_auto(p->cold_strategy));
+		strategy_or_auto(p->cold_strategy),
+		p->non_temporal == POLICY_NT_AUTO ? "auto" :
+		p->non_temporal == POLICY_NT_YES ? "yes" : "no");
 	fprintf(out, "[CPU]\nAllowList=%s\nAllowUnlistedCPU=%s\n", c->allowlist,
 		c->allow_unlisted_cpu ? "yes" : "no");
 	for (n = 0; n < CONFIG_MAX_NODES; n++)

@@ -329,8 +329,9 @@ static void count_misses(struct manager *m, unsigned int node,
 	if (!n->pmu_open && !m->pmu_unavailable) {
 		err = pmu_open_node(&n->pmu, "/sys", node, why, sizeof(why));
 		if (err) {
-			log_line(LOG_NOTICE, "no cache-miss counters (%s); deciding on the module's signals alone",
-				 why);
+			log_line(LOG_NOTICE, "no cache-miss counters (%s); deciding on the module's signals alone%s",
+				 why, m->config.policy.non_temporal == POLICY_NT_AUTO ?
+				 ", without movnti or clzero (NonTemporal=auto; yes allows them)" : "");
 			m->pmu_unavailable = true;
 			return;
 		}

@@ -43,9 +43,20 @@ void policy_config_defaults(struct policy_config *config)
 		.min_spread = 1.25,
 		.probe_interval = 30,
 		.min_cold_miss_ratio = 0.2,
+		.non_temporal = POLICY_NT_AUTO,
 		.hot_strategy = -1,
 		.cold_strategy = -1,
 	};
+}
+
+unsigned int policy_allowed(const struct policy_config *config,
+			    unsigned int allowed, bool counted)
+{
+	if (config->non_temporal == POLICY_NT_NO ||
+	    (config->non_temporal == POLICY_NT_AUTO && !counted))
+		allowed &= ~((1U << CLEARPAGE_STRATEGY_MOVNTI) |
+			     (1U << CLEARPAGE_STRATEGY_CLZERO));
+	return allowed;
 }
 
 void policy_node_init(struct policy_node *node, int strategy)
@@ -210,6 +221,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		.ns_per_page = sample->ns_per_page,
 		.user_misses_per_page = user_misses_per_page(sample),
 	};
+	allowed = policy_allowed(config, allowed, sample->counted);
 	if (node->since_switch < ~0U >> 1)
 		node->since_switch++;
 	if (node->backoff_left)

@@ -52,11 +52,24 @@ struct policy_config {
 					 * before trying the hot one again */
 	double min_cold_miss_ratio;	/* kernel LLC misses/references needed
 					 * to go cold, where counted; 0: off */
+	/*
+	 * Non-temporal strategies (movnti, clzero) leave the page out of the
+	 * cache, and an application that reads it next pays the misses; only
+	 * the PMU's user-mode LLC counters show that. POLICY_NT_AUTO allows
+	 * them only in intervals where those counters were read.
+	 */
+	int non_temporal;		/* POLICY_NT_* */
 	int hot_strategy;		/* -1: rep_stosb if allowed, else kernel */
 	int cold_strategy;		/* -1: best allowed by cold calibration */
 };
 
+enum { POLICY_NT_NO, POLICY_NT_YES, POLICY_NT_AUTO };
+
 void policy_config_defaults(struct policy_config *config);
+
+/* @allowed without the non-temporal strategies where the config says so. */
+unsigned int policy_allowed(const struct policy_config *config,
+			    unsigned int allowed, bool counted);
 
 /* The names of include/uapi/clearpage.h: "unknown" / -EINVAL outside them. */
 const char *policy_strategy_name(int strategy);

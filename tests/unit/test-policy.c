@@ -71,6 +71,8 @@ static void run_init(struct run *r)
 {
 	memset(r, 0, sizeof(*r));
 	policy_config_defaults(&r->config);
+	/* Most scenarios have no PMU and still exercise movnti. */
+	r->config.non_temporal = POLICY_NT_YES;
 	epyc_calibration(&r->calibration);
 	r->allowed = ALLOWED_NO_CLZERO;
 	policy_node_init(&r->node, CLEARPAGE_STRATEGY_KERNEL);
@@ -364,6 +366,38 @@ static void test_counters(void)
 	      "4 user misses per page (~21 ns) do not outweigh ~200 ns saved");
 }
 
+/* NonTemporal=auto: movnti only while the LLC counters are read. */
+static void test_non_temporal_auto(void)
+{
+	struct run r;
+	int i;
+
+	run_init(&r);
+	r.config.non_temporal = POLICY_NT_AUTO;
+	for (i = 0; i < 60; i++)
+		interval(&r, i, 0.95, 5, false, false, 1.0);
+	CHECK(r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI] == 0,
+	      "auto without counters: movnti is never chosen (%s)", r.last_reason);
+
+	run_init(&r);
+	r.config.non_temporal = POLICY_NT_AUTO;
+	r.counted = true;
+	r.kernel_miss_ratio = 0.8;
+	for (i = 0; i < 20; i++)
+		interval(&r, i, 0.95, 5, false, false, 1.0);
+	CHECK(r.node.strategy == CLEARPAGE_STRATEGY_MOVNTI,
+	      "auto with counters: movnti is chosen for cold pages");
+
+	run_init(&r);
+	r.config.non_temporal = POLICY_NT_NO;
+	r.counted = true;
+	r.kernel_miss_ratio = 0.8;
+	for (i = 0; i < 60; i++)
+		interval(&r, i, 0.95, 5, false, false, 1.0);
+	CHECK(r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI] == 0,
+	      "NonTemporal=no: never movnti, counters or not");
+}
+
 static void test_degenerate(void)
 {
 	struct run r;
@@ -438,6 +472,7 @@ int main(int argc, char **argv)
 	test_pinned_and_dry_run();
 	test_revert();
 	test_counters();
+	test_non_temporal_auto();
 	test_degenerate();
 	printf("%d passed, %d failed, 0 skipped\n", passed, failed);
 	return failed ? 1 : 0;

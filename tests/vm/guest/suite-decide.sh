@@ -30,7 +30,8 @@ check "the test build reports the EPYC calibration" \
 	grep -q "^rep_stosb 70 411" $CP/node0/calibration
 
 mkdir -p /etc/clearpaged.conf.d
-printf '[Daemon]\nInterval=0.2\nLogLevel=debug\n[CPU]\nAllowUnlistedCPU=yes\n[Policy]\nProbeIntervals=15\n' \
+# NonTemporal=yes: the emulated CPU has no PMU to watch movnti's misses.
+printf '[Daemon]\nInterval=0.2\nLogLevel=debug\n[CPU]\nAllowUnlistedCPU=yes\n[Policy]\nProbeIntervals=15\nNonTemporal=yes\n' \
 	> /etc/clearpaged.conf
 # Pages to clear on both nodes, all the time: transparent huge pages, which
 # go through the livepatch whatever the strategy (the 4 KiB probe is armed
