@@ -240,6 +240,11 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		forget_proposal(node);
 		return hold(decision, "calibration shows no usable hot/cold difference");
 	}
+	if ((node->strategy == hot ||
+	     node->strategy == CLEARPAGE_STRATEGY_KERNEL) &&
+	    sample->ns_per_page > 0 &&
+	    (!node->ref_hot_ns || sample->ns_per_page < node->ref_hot_ns))
+		node->ref_hot_ns = sample->ns_per_page;
 	if (node->confirm_left && node->learn_ref &&
 	    sample->ref_samples >= config->min_samples &&
 	    sample->ref_ns_per_page > node->ref_cold_ns)
@@ -261,7 +266,10 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		int r = sample->ref_strategy;
 
 		if (r >= 0 && r < CLEARPAGE_STRATEGY_COUNT &&
-		    node->ref_cold_ns >= config->min_spread * calibration->hot_ns[r])
+		    node->ref_hot_ns > learnt.hot_ns[r])
+			learnt.hot_ns[r] = node->ref_hot_ns;
+		if (r >= 0 && r < CLEARPAGE_STRATEGY_COUNT &&
+		    node->ref_cold_ns >= config->min_spread * learnt.hot_ns[r])
 			learnt.cold_ns[r] = node->ref_cold_ns;
 		decision->cold_fraction = policy_cold_fraction(config, &learnt,
 							       r, &ref);

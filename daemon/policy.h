@@ -140,6 +140,13 @@ struct policy_node {
 	 * read cold pages as partly hot. 0: not learnt yet.
 	 */
 	double ref_cold_ns;
+	/*
+	 * The lowest cost measured in an interval while the node ran the hot
+	 * strategy: single timed clears cost more than the calibration's
+	 * back-to-back hot passes, and reference clears are single clears.
+	 * 0: not seen yet.
+	 */
+	double ref_hot_ns;
 	bool learn_ref;
 	double confirm_ns_sum;
 	double confirm_user_sum;
