@@ -55,6 +55,8 @@ static int run_command(const char *cmd, const char *perf_file)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		/* The workload's output goes to stderr: stdout is the table. */
+		dup2(STDERR_FILENO, STDOUT_FILENO);
 		if (perf_file)
 			execlp("perf", "perf", "stat", "-x,", "-o", perf_file,
 			       "-e", "cycles,instructions,cache-references,cache-misses",
