@@ -15,7 +15,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 # archive_uri: the bookworm archive this machine uses.
-. "$(dirname "$0")/e2e/archive.sh"
+. "$(dirname "$0")/e2e/lib.sh"
 
 if ! grep -rqsE 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
 	uri=$(archive_uri | head -n 1)

@@ -10,7 +10,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kernel=$1 tarball=$2
-. "$here/archive.sh"
+. "$here/lib.sh"
 
 [ -f "$tarball" ] && { echo "build-rootfs.sh: using the cached $tarball"; exit 0; }
 command -v debootstrap >/dev/null ||
@@ -20,7 +20,7 @@ mirror=$(archive_uri | head -n 1)
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/clearpage-rootfs.XXXXXX")
 cleanup() {
-	for m in dev/pts dev proc sys; do umount "$root/$m" 2>/dev/null || true; done
+	chroot_umount "$root"
 	rm -rf "$root"
 }
 trap cleanup EXIT
@@ -38,13 +38,8 @@ for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list; do
 done
 [ -f "$root/etc/apt/sources.list.d/sources.list" ] &&
 	mv "$root/etc/apt/sources.list.d/sources.list" "$root/etc/apt/sources.list.d/host.list"
-mount -t proc proc "$root/proc"
-mount -t sysfs sysfs "$root/sys"
-mount --bind /dev "$root/dev"
-mount --bind /dev/pts "$root/dev/pts"
 # No service starts inside the chroot.
-printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
-chmod +x "$root/usr/sbin/policy-rc.d"
+chroot_mount "$root"
 chroot "$root" env DEBIAN_FRONTEND=noninteractive sh -c "
 	apt-get update -q &&
 	apt-get install -y -q --no-install-recommends \
@@ -54,8 +49,7 @@ chroot "$root" env DEBIAN_FRONTEND=noninteractive sh -c "
 		libnl-3-200 libnl-genl-3-200 libgsl27 libjson-c5 &&
 	apt-get clean" >"$tarball.log" 2>&1 ||
 	{ tail -n 30 "$tarball.log" >&2; exit 1; }
-rm -f "$root/usr/sbin/policy-rc.d"
-for m in dev/pts dev proc sys; do umount "$root/$m"; done
+chroot_umount "$root"
 mkdir -p "$(dirname "$tarball")"
 tar -C "$root" -czf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball"
 echo "build-rootfs.sh: $tarball ($(du -h "$tarball" | cut -f1))"

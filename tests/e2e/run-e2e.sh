@@ -14,6 +14,7 @@
 # console shows no kernel warning.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 debs="" kernel="" cache="" log="" timeout=1800
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -34,7 +35,7 @@ base=$cache/rootfs-bookworm-$kernel.tar.gz
 work=$(mktemp -d "${TMPDIR:-/tmp}/clearpage-e2e.XXXXXX")
 root=$work/root
 cleanup() {
-	for m in dev/pts dev proc sys; do umount "$root/$m" 2>/dev/null || true; done
+	chroot_umount "$root"
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -48,12 +49,7 @@ log=${log:-$work/console.log}
 # for the kernel whose headers are installed.
 mkdir -p "$root/tmp/debs"
 cp "$debs"/clearpaged_*.deb "$debs"/clearpage-dkms_*.deb "$debs"/clearpage-bench_*.deb "$root/tmp/debs/"
-mount -t proc proc "$root/proc"
-mount -t sysfs sysfs "$root/sys"
-mount --bind /dev "$root/dev"
-mount --bind /dev/pts "$root/dev/pts"
-printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
-chmod +x "$root/usr/sbin/policy-rc.d"
+chroot_mount "$root"
 if ! chroot "$root" env DEBIAN_FRONTEND=noninteractive sh -c \
 	'apt-get install -y -q --no-install-recommends /tmp/debs/*.deb' >"$work/apt.log" 2>&1; then
 	tail -n 40 "$work/apt.log" >&2
@@ -61,9 +57,8 @@ if ! chroot "$root" env DEBIAN_FRONTEND=noninteractive sh -c \
 	exit 1
 fi
 grep -E "Building|DKMS|dkms|Error" "$work/apt.log" | head -n 20 || true
-rm -f "$root/usr/sbin/policy-rc.d"
 rm -rf "$root/tmp/debs"
-for m in dev/pts dev proc sys; do umount "$root/$m"; done
+chroot_umount "$root"
 
 # The test as a service that runs once the system is up.
 mkdir -p "$root/usr/local/lib/clearpage-e2e"
@@ -107,21 +102,5 @@ timeout --foreground -k 10 "$timeout" qemu-system-x86_64 $accel -cpu max -m 2G \
 	-nographic -no-reboot -monitor none -serial stdio </dev/null >"$log" 2>&1
 qemu_rc=$?
 set -e
-tr -d '\r' <"$log" >"$log.clean" && mv "$log.clean" "$log"
-grep -E '^(PASS|FAIL|SKIP|INFO)' "$log" || true
-status=0
-if grep -nE 'WARNING:|BUG:|Oops|Kernel panic|general protection|Call Trace' "$log"; then
-	echo "run-e2e.sh: the kernel log shows a warning, bug or panic (see above)" >&2
-	status=1
-fi
-if ! grep -q '^CPVM-END' "$log"; then
-	echo "run-e2e.sh: the guest did not finish (qemu exit $qemu_rc); last lines:" >&2
-	tail -n 40 "$log" >&2
-	status=1
-fi
-summary=$(grep -E '^CPVM-SUMMARY' "$log" | tail -n 1 || true)
-echo "e2e $kernel: ${summary#CPVM-SUMMARY: }"
-if [ -z "$summary" ] || ! echo "$summary" | grep -q ' 0 failed'; then
-	status=1
-fi
-exit $status
+. "$here/../vm/judge.sh"
+judge "$log" "e2e $kernel" "$qemu_rc"

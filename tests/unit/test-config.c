@@ -12,22 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "../../daemon/allowlist.h"
 #include "../../daemon/config.h"
 
-static int passed, failed;
 static char warnings[4096];
 
-#define CHECK(cond, ...)                                \
-	do {                                            \
-		printf("%s: ", (cond) ? "PASS" : "FAIL"); \
-		printf(__VA_ARGS__);                    \
-		printf("\n");                           \
-		if (cond)                               \
-			passed++;                       \
-		else                                    \
-			failed++;                       \
-	} while (0)
 
 static void collect_warning(const char *message, void *arg)
 {
@@ -284,7 +274,6 @@ int main(int argc, char **argv)
 	test_print_round_trip();
 	test_allowlist(argv[1]);
 	test_shipped_config(argv[2]);
-	printf("%d passed, %d failed, 0 skipped\n", passed, failed);
 	{
 		char command[128];
 
@@ -292,5 +281,5 @@ int main(int argc, char **argv)
 		if (system(command))
 			fprintf(stderr, "test-config: could not remove %s\n", root);
 	}
-	return failed ? 1 : 0;
+	return check_summary();
 }

@@ -13,22 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "../../daemon/metrics.h"
 
-static int passed, failed, skipped;
 
-#define CHECK(cond, ...)                                        \
-	do {                                                    \
-		if (cond) {                                     \
-			passed++;                               \
-			printf("PASS: ");                       \
-		} else {                                        \
-			failed++;                               \
-			printf("FAIL: ");                       \
-		}                                               \
-		printf(__VA_ARGS__);                            \
-		printf("\n");                                   \
-	} while (0)
 
 static char text[65536];
 
@@ -131,8 +119,7 @@ int main(int argc, char **argv)
 	snprintf(cmd, sizeof(cmd),
 		 "PATH=\"%s:$PATH\" command -v promtool >/dev/null", promtool_dir);
 	if (system(cmd) != 0) {
-		printf("SKIP: promtool check metrics: promtool not found (tests/install-deps.sh extracts it from Debian's prometheus package)\n");
-		skipped++;
+		SKIP("promtool check metrics: promtool not found (tests/install-deps.sh extracts it from Debian's prometheus package)");
 	} else {
 		snprintf(cmd, sizeof(cmd),
 			 "PATH=\"%s:$PATH\" promtool check metrics < %s", promtool_dir, path);
@@ -140,6 +127,5 @@ int main(int argc, char **argv)
 	}
 	unlink(path);
 	rmdir(dir);
-	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
-	return failed ? 1 : 0;
+	return check_summary();
 }

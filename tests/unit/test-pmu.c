@@ -11,22 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "../../daemon/pmu.h"
 
-static int passed, failed, skipped;
 
-#define CHECK(cond, ...)                                        \
-	do {                                                    \
-		if (cond) {                                     \
-			passed++;                               \
-			printf("PASS: ");                       \
-		} else {                                        \
-			failed++;                               \
-			printf("FAIL: ");                       \
-		}                                               \
-		printf(__VA_ARGS__);                            \
-		printf("\n");                                   \
-	} while (0)
 
 static void test_cpulist(void)
 {
@@ -86,8 +74,7 @@ static void test_open(void)
 	if (err) {
 		CHECK(err < 0 && strstr(why, "perf_event_open"),
 		      "no LLC counters here: %d, \"%s\"", err, why);
-		printf("SKIP: reading counters: %s\n", why);
-		skipped++;
+		SKIP("reading counters: %s", why);
 	} else {
 		char *buf = calloc(1, 1 << 24);
 
@@ -112,6 +99,5 @@ int main(void)
 {
 	test_cpulist();
 	test_open();
-	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
-	return failed ? 1 : 0;
+	return check_summary();
 }

@@ -10,22 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "../../daemon/policy.h"
 
-static int passed, failed, verbose;
+static int verbose;
 
-#define CHECK(cond, ...)                                \
-	do {                                            \
-		if (cond) {                             \
-			passed++;                       \
-			printf("PASS: ");               \
-		} else {                                \
-			failed++;                       \
-			printf("FAIL: ");               \
-		}                                       \
-		printf(__VA_ARGS__);                    \
-		printf("\n");                           \
-	} while (0)
 
 static const char *const names[] = CLEARPAGE_STRATEGY_NAMES;
 
@@ -499,6 +488,5 @@ int main(int argc, char **argv)
 	test_counters();
 	test_non_temporal_auto();
 	test_degenerate();
-	printf("%d passed, %d failed, 0 skipped\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_summary();
 }

@@ -94,21 +94,5 @@ timeout --foreground -k 10 "$timeout" "$qemu" $accel -cpu max -m 1G \
 qemu_rc=$?
 set -e
 
-tr -d '\r' <"$log" >"$log.clean" && mv "$log.clean" "$log"
-grep -E '^(PASS|FAIL|SKIP|INFO)' "$log" || true
-status=0
-if grep -nE 'WARNING:|BUG:|Oops|Kernel panic|general protection|Call Trace|possible circular locking|INFO: task .* blocked|UBSAN|KASAN' "$log"; then
-	echo "run-vm.sh: $kernel/$suite: the kernel log shows a warning, bug or panic (see above)" >&2
-	status=1
-fi
-if ! grep -q '^CPVM-END' "$log"; then
-	echo "run-vm.sh: $kernel/$suite: the guest did not finish (qemu exit $qemu_rc); last lines:" >&2
-	tail -n 30 "$log" >&2
-	status=1
-fi
-summary=$(grep -E '^CPVM-SUMMARY' "$log" | tail -n 1 || true)
-echo "$kernel/$suite: ${summary#CPVM-SUMMARY: }"
-if [ -z "$summary" ] || ! echo "$summary" | grep -q ' 0 failed'; then
-	status=1
-fi
-exit $status
+. "$here/judge.sh"
+judge "$log" "$kernel/$suite" "$qemu_rc"

@@ -23,9 +23,9 @@ mkdir -p /tmp/metrics
 clearpaged > $DLOG 2>&1 &
 daemon=$!
 check "starts without the module and waits for it" wait_log "waiting for it (modprobe clearpage)"
-load_module clearpage
 check "MetricsFile: written while waiting, module not attached" \
 	sh -c "sleep 0.5; grep -qx 'clearpaged_module_attached 0' /tmp/metrics/clearpage.prom"
+load_module clearpage
 check "attaches when the module is loaded" wait_log "attached to the clearpage module"
 check "an unlisted CPU is monitored only, and the log names the override" \
 	wait_log "monitoring only; set AllowUnlistedCPU=yes"
