@@ -25,6 +25,14 @@ static void usage(FILE *out)
 		"      --version      print the version\n\n"
 		"Configuration: /etc/clearpaged.conf, /etc/clearpaged.conf.d/*.conf\n"
 		"(see clearpaged.conf(5)). SIGHUP reloads it.\n");
+	if (out == stdout) {
+		struct daemon_config defaults;
+
+		config_defaults(&defaults);
+		fprintf(out, "\nEvery setting, with its default (clearpaged.conf(5) explains each):\n\n");
+		config_print(&defaults, out);
+		fprintf(out, "\n[Node.N]\nStrategy=none\n");
+	}
 }
 
 static void warn_config(const char *message, void *arg)

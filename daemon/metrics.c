@@ -151,7 +151,9 @@ int metrics_write(const char *path, const struct metrics_daemon *daemon,
 		return err;
 	}
 	metrics_format(f, daemon, nodes, count);
-	if (fchmod(fd, 0644) || fflush(f) || fsync(fd))
+	/* No fsync: readers see the renamed file through the page cache, and
+	 * a file rewritten every second need not survive a crash. */
+	if (fchmod(fd, 0644) || fflush(f))
 		err = -errno;
 	if (fclose(f) && !err)
 		err = -errno;
