@@ -265,12 +265,24 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		struct policy_calibration learnt = *calibration;
 		int r = sample->ref_strategy;
 
-		if (r >= 0 && r < CLEARPAGE_STRATEGY_COUNT &&
-		    node->ref_hot_ns > learnt.hot_ns[r])
-			learnt.hot_ns[r] = node->ref_hot_ns;
-		if (r >= 0 && r < CLEARPAGE_STRATEGY_COUNT &&
-		    node->ref_cold_ns >= config->min_spread * learnt.hot_ns[r])
-			learnt.cold_ns[r] = node->ref_cold_ns;
+		/*
+		 * The anchors the node measured itself, as a pair: used only
+		 * when they still tell hot from cold and the hot one lies below
+		 * the calibrated cold cost (else it is no hot level: noise, or
+		 * an emulated CPU); otherwise the calibration.
+		 */
+		if (r >= 0 && r < CLEARPAGE_STRATEGY_COUNT) {
+			double hot_l = node->ref_hot_ns > learnt.hot_ns[r] ?
+				       node->ref_hot_ns : learnt.hot_ns[r];
+			double cold_l = node->ref_cold_ns > 0 ?
+					node->ref_cold_ns : learnt.cold_ns[r];
+
+			if (hot_l < calibration->cold_ns[r] &&
+			    cold_l >= config->min_spread * hot_l) {
+				learnt.hot_ns[r] = hot_l;
+				learnt.cold_ns[r] = cold_l;
+			}
+		}
 		decision->cold_fraction = policy_cold_fraction(config, &learnt,
 							       r, &ref);
 	}

@@ -73,14 +73,17 @@ int cmd_unload(int argc, char **argv, const struct ctl_options *o)
 	 * module reference is dropped right after, so removal is retried.
 	 */
 	for (waited = 0;; waited += 100) {
-		if (!exists(LIVEPATCH) &&
-		    syscall(SYS_delete_module, "clearpage", O_NONBLOCK) == 0)
-			break;
-		if (!exists(LIVEPATCH) && errno != EAGAIN && errno != EBUSY &&
-		    errno != EWOULDBLOCK) {
-			fprintf(stderr, "clearpagectl: removing clearpage: %s\n",
-				strerror(errno));
-			return errno == EPERM ? EXIT_PERMISSION : EXIT_FAILED;
+		/* One look at the directory per try: errno must be the
+		 * removal's, not that of a stat that raced the transition. */
+		if (!exists(LIVEPATCH)) {
+			if (syscall(SYS_delete_module, "clearpage", O_NONBLOCK) == 0)
+				break;
+			if (errno != EAGAIN && errno != EBUSY &&
+			    errno != EWOULDBLOCK) {
+				fprintf(stderr, "clearpagectl: removing clearpage: %s\n",
+					strerror(errno));
+				return errno == EPERM ? EXIT_PERMISSION : EXIT_FAILED;
+			}
 		}
 		if (waited >= timeout_ms) {
 			fprintf(stderr, "clearpagectl: the livepatch transition has not finished after %lds; a task may sleep in a patched function (see %s/transition); try again later\n",
