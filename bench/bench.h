@@ -41,6 +41,9 @@ double bench_ns_per_tick(void);
 
 /* The user-space routines: every strategy but kernel, where available. */
 bool bench_strategy_usable(int strategy);
+/* What the kernel's clear_page() runs: rep stosb with ERMS, else rep stosq. */
+int bench_kernel_routine(void);
+/* Clear @page with @strategy; "kernel" runs bench_kernel_routine(). */
 void bench_clear(int strategy, void *page);
 /* Strategies named in a comma list ("all": every usable one) as a mask. */
 int bench_parse_strategies(const char *list, unsigned int *mask);

@@ -99,28 +99,16 @@ bool bench_strategy_usable(int strategy)
 	       clearpage_strategy_available(&bench_cpu, strategy);
 }
 
+int bench_kernel_routine(void)
+{
+	return bench_cpu.has_erms ? CLEARPAGE_STRATEGY_REP_STOSB :
+				    CLEARPAGE_STRATEGY_REP_STOSQ;
+}
+
 void bench_clear(int strategy, void *page)
 {
-	switch (strategy) {
-	case CLEARPAGE_STRATEGY_REP_STOSB:
-		clearpage_rep_stosb(page);
-		break;
-	case CLEARPAGE_STRATEGY_REP_STOSQ:
-		clearpage_rep_stosq(page);
-		break;
-	case CLEARPAGE_STRATEGY_MOVQ:
-		clearpage_movq(page);
-		break;
-	case CLEARPAGE_STRATEGY_MOVNTI:
-		clearpage_movnti(page);
-		break;
-	case CLEARPAGE_STRATEGY_CLZERO:
-		clearpage_clzero(page, bench_cpu.clzero_size);
-		break;
-	default:
-		memset(page, 0, BENCH_PAGE);
-		break;
-	}
+	if (clearpage_run_routine(&bench_cpu, strategy, page))
+		clearpage_run_routine(&bench_cpu, bench_kernel_routine(), page);
 }
 
 int bench_parse_strategies(const char *list, unsigned int *mask)

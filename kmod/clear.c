@@ -18,36 +18,19 @@ static DEFINE_PER_CPU(unsigned int, clearpage_sample_sequence);
 
 void clearpage_run(int strategy, void *kaddr)
 {
-	switch (strategy) {
-	case CLEARPAGE_STRATEGY_REP_STOSB:
-		clearpage_rep_stosb(kaddr);
-		break;
-	case CLEARPAGE_STRATEGY_REP_STOSQ:
-		clearpage_rep_stosq(kaddr);
-		break;
-	case CLEARPAGE_STRATEGY_MOVQ:
 #ifdef CLEARPAGE_TEST_BROKEN_CLEAR
-		/*
-		 * Test builds only (tests/vm, suite "broken"): movq clears
-		 * nothing for the checker process, to prove the zero-page
-		 * checks catch a missed clear. Other processes are spared so
-		 * the test VM keeps running.
-		 */
-		if (!strcmp(current->comm, "cptest-victim"))
-			break;
+	/*
+	 * Test builds only (tests/vm, suite "broken"): movq clears nothing
+	 * for the checker process, to prove the zero-page checks catch a
+	 * missed clear. Other processes are spared so the test VM keeps
+	 * running.
+	 */
+	if (strategy == CLEARPAGE_STRATEGY_MOVQ &&
+	    !strcmp(current->comm, "cptest-victim"))
+		return;
 #endif
-		clearpage_movq(kaddr);
-		break;
-	case CLEARPAGE_STRATEGY_MOVNTI:
-		clearpage_movnti(kaddr);
-		break;
-	case CLEARPAGE_STRATEGY_CLZERO:
-		clearpage_clzero(kaddr, clearpage_cpu.clzero_size);
-		break;
-	default:
+	if (clearpage_run_routine(&clearpage_cpu, strategy, kaddr))
 		clear_page(kaddr);
-		break;
-	}
 }
 
 static bool clearpage_sample_now(void)

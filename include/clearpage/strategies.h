@@ -173,4 +173,33 @@ static inline void clearpage_clzero(void *page, unsigned long line_size)
 	__asm__ __volatile__("sfence" : : : "memory");
 }
 
+/*
+ * Clear @page with @strategy's routine. Returns 0, or -1 for "kernel" (and
+ * anything unknown): the caller runs its own routine then, clear_page() in
+ * the module, its user-space stand-in elsewhere.
+ */
+static inline int clearpage_run_routine(const struct clearpage_cpu *cpu,
+					int strategy, void *page)
+{
+	switch (strategy) {
+	case CLEARPAGE_STRATEGY_REP_STOSB:
+		clearpage_rep_stosb(page);
+		return 0;
+	case CLEARPAGE_STRATEGY_REP_STOSQ:
+		clearpage_rep_stosq(page);
+		return 0;
+	case CLEARPAGE_STRATEGY_MOVQ:
+		clearpage_movq(page);
+		return 0;
+	case CLEARPAGE_STRATEGY_MOVNTI:
+		clearpage_movnti(page);
+		return 0;
+	case CLEARPAGE_STRATEGY_CLZERO:
+		clearpage_clzero(page, cpu->clzero_size);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 #endif /* _CLEARPAGE_STRATEGIES_H */

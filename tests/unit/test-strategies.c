@@ -34,26 +34,9 @@ static void report(int ok, const char *fmt, const char *a, const char *b)
 static void run_strategy(const struct clearpage_cpu *cpu, int strategy,
 			 void *page)
 {
-	switch (strategy) {
-	case CLEARPAGE_STRATEGY_KERNEL:
+	/* kernel: in user space, the plain clear it stands for. */
+	if (clearpage_run_routine(cpu, strategy, page))
 		memset(page, 0, CLEARPAGE_PAGE_SIZE);
-		break;
-	case CLEARPAGE_STRATEGY_REP_STOSB:
-		clearpage_rep_stosb(page);
-		break;
-	case CLEARPAGE_STRATEGY_REP_STOSQ:
-		clearpage_rep_stosq(page);
-		break;
-	case CLEARPAGE_STRATEGY_MOVQ:
-		clearpage_movq(page);
-		break;
-	case CLEARPAGE_STRATEGY_MOVNTI:
-		clearpage_movnti(page);
-		break;
-	case CLEARPAGE_STRATEGY_CLZERO:
-		clearpage_clzero(page, cpu->clzero_size);
-		break;
-	}
 }
 
 /*
