@@ -78,7 +78,7 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 			  struct page *page, enum clearpage_backend backend)
 {
 	void *kaddr;
-	bool sample;
+	bool reference, sample;
 	u64 start = 0, ns = 0;
 
 	if (!node) {
@@ -86,26 +86,21 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 		return;
 	}
 
-	if (clearpage_reference_frame(strategy, page)) {
-		kaddr = kmap_local_page(page);
-		start = local_clock();
-		clear_page(kaddr);
-		ns = local_clock() - start;
-		kunmap_local(kaddr);
-		this_cpu_inc(node->stats->reference_pages);
-		this_cpu_add(node->stats->reference_sample_ns, ns);
-		return;
-	}
-
-	sample = clearpage_sample_now();
+	reference = clearpage_reference_frame(strategy, page);
+	sample = reference || clearpage_sample_now();
 	kaddr = kmap_local_page(page);
 	if (sample)
 		start = local_clock();
-	clearpage_run(strategy, kaddr);
+	clearpage_run(reference ? CLEARPAGE_STRATEGY_KERNEL : strategy, kaddr);
 	if (sample)
 		ns = local_clock() - start;
 	kunmap_local(kaddr);
 
+	if (reference) {
+		this_cpu_inc(node->stats->reference_pages);
+		this_cpu_add(node->stats->reference_sample_ns, ns);
+		return;
+	}
 	if (backend == CLEARPAGE_BACKEND_4K)
 		this_cpu_inc(node->stats->pages_4k[strategy]);
 	else
