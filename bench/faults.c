@@ -138,7 +138,7 @@ int bench_faults(int argc, char **argv)
 		return 2;
 	}
 	nr_sizes = bench_parse_sizes(size_list, sizes, MAX_SIZES);
-	if (nr_sizes < 0 || (thp && (sizes[0] % BENCH_HUGE))) {
+	if (nr_sizes < 0) {
 		bench_error("--sizes: '%s' is not a list of sizes in 4K (2M with --thp) multiples",
 			    size_list);
 		return 2;

@@ -134,22 +134,6 @@ static int parse_phases(struct replay *r, const char *text)
 	return 0;
 }
 
-/* In user space "kernel" is what the kernel's clear_page() runs. */
-static int routine(int strategy)
-{
-	if (strategy != CLEARPAGE_STRATEGY_KERNEL)
-		return strategy;
-	return bench_cpu.has_erms ? CLEARPAGE_STRATEGY_REP_STOSB :
-				    CLEARPAGE_STRATEGY_REP_STOSQ;
-}
-
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * The module's calibration method (kmod/calibration.c) in user space: hot,
  * 4 pages cleared over and over; cold, 64 pages flushed before each pass;
@@ -160,7 +144,7 @@ static int compare_double(const void *a, const void *b)
  */
 static double calibrate_one(int s, char *buf, bool cold)
 {
-	double passes[CAL_PASSES];
+	double passes[CAL_PASSES], median, lo, hi;
 	unsigned int pages = cold ? 64 : 4;
 
 	if (!cold)
@@ -177,14 +161,15 @@ static double calibrate_one(int s, char *buf, bool cold)
 		_mm_sfence();
 		passes[i] = (double)(bench_now_ns() - t0) / pages;
 	}
-	qsort(passes, CAL_PASSES, sizeof(passes[0]), compare_double);
-	return passes[CAL_PASSES / 2];
+	bench_summary(passes, CAL_PASSES, &median, &lo, &hi);
+	return median;
 }
 
 static void calibrate(struct replay *r, char *buf)
 {
 	double hot[CLEARPAGE_STRATEGY_COUNT][CAL_ROUNDS];
 	double cold[CLEARPAGE_STRATEGY_COUNT][CAL_ROUNDS];
+	double lo, hi;
 	int s;
 
 	memset(&r->calibration, 0, sizeof(r->calibration));
@@ -198,14 +183,12 @@ static void calibrate(struct replay *r, char *buf)
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		if (!bench_strategy_usable(s))
 			continue;
-		qsort(hot[s], CAL_ROUNDS, sizeof(double), compare_double);
-		qsort(cold[s], CAL_ROUNDS, sizeof(double), compare_double);
-		r->calibration.hot_ns[s] = hot[s][CAL_ROUNDS / 2];
-		r->calibration.cold_ns[s] = cold[s][CAL_ROUNDS / 2];
+		bench_summary(hot[s], CAL_ROUNDS, &r->calibration.hot_ns[s], &lo, &hi);
+		bench_summary(cold[s], CAL_ROUNDS, &r->calibration.cold_ns[s], &lo, &hi);
 		r->calibration.valid[s] = true;
 		r->allowed |= 1U << s;
 	}
-	s = routine(CLEARPAGE_STRATEGY_KERNEL);
+	s = bench_kernel_routine();
 	r->calibration.valid[0] = true;
 	r->calibration.hot_ns[0] = r->calibration.hot_ns[s];
 	r->calibration.cold_ns[0] = r->calibration.cold_ns[s];
@@ -267,7 +250,6 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			uint64_t main_ticks = 0, ref_ticks = 0, main_n = 0, ref_n = 0;
 			bool refs = arm == ADAPTIVE && r->reference_every &&
 				    non_temporal(strategy);
-			int run_as = routine(strategy), hot_as = routine(r->hot);
 			struct policy_sample sample = { .pages = r->pages };
 			struct policy_decision d;
 			uint64_t t0 = bench_now_ns();
@@ -278,21 +260,21 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 				char *page = next_page(r, cold, &frame);
 
 				if (arm != ADAPTIVE) {
-					bench_clear(run_as, page);
+					bench_clear(strategy, page);
 				} else if (refs && frame % r->reference_every == 0) {
 					uint64_t c0 = bench_ticks();
 
-					bench_clear(hot_as, page);
+					bench_clear(r->hot, page);
 					ref_ticks += bench_ticks() - c0;
 					ref_n++;
 				} else if (p % r->sample_every == 0) {
 					uint64_t c0 = bench_ticks();
 
-					bench_clear(run_as, page);
+					bench_clear(strategy, page);
 					main_ticks += bench_ticks() - c0;
 					main_n++;
 				} else {
-					bench_clear(run_as, page);
+					bench_clear(strategy, page);
 				}
 				touch(r, page);
 			}
