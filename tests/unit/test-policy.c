@@ -141,23 +141,38 @@ static enum policy_action interval(struct run *r, int i, double cold_fraction,
 	return d.action;
 }
 
-static void test_phases(void)
+/*
+ * 20 hot, 40 cold, 40 hot intervals. Returns the first interval of the
+ * last hot phase on rep_stosb after the node went to movnti (-1: never),
+ * and in @cold_at, if given, the first interval on movnti.
+ */
+static int hot_cold_hot(struct run *r, int *cold_at)
 {
-	struct run r;
-	int i, cold_at = -1, hot_at = -1;
+	int i, went_cold = -1, hot_at = -1;
 
-	printf("phases: 20 hot, 40 cold, 40 hot intervals\n");
-	run_init(&r);
 	for (i = 0; i < 100; i++) {
 		double f = i < 20 ? 0.05 : i < 60 ? 0.95 : 0.05;
 
-		interval(&r, i, f, 5, false, false, 1.0);
-		if (cold_at < 0 && r.node.strategy == CLEARPAGE_STRATEGY_MOVNTI)
-			cold_at = i;
-		if (cold_at >= 0 && hot_at < 0 && i >= 60 &&
-		    r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB)
+		interval(r, i, f, 5, false, false, 1.0);
+		if (went_cold < 0 && r->node.strategy == CLEARPAGE_STRATEGY_MOVNTI)
+			went_cold = i;
+		if (went_cold >= 0 && hot_at < 0 && i >= 60 &&
+		    r->node.strategy == CLEARPAGE_STRATEGY_REP_STOSB)
 			hot_at = i;
 	}
+	if (cold_at)
+		*cold_at = went_cold;
+	return hot_at;
+}
+
+static void test_phases(void)
+{
+	struct run r;
+	int cold_at, hot_at;
+
+	printf("phases: 20 hot, 40 cold, 40 hot intervals\n");
+	run_init(&r);
+	hot_at = hot_cold_hot(&r, &cold_at);
 	CHECK(cold_at >= 20 && cold_at <= 20 + 3,
 	      "cold phase: switched to movnti within the dwell time (interval %d)",
 	      cold_at);
@@ -174,19 +189,12 @@ static void test_phases(void)
 static void test_phases_reference(void)
 {
 	struct run r;
-	int i, hot_at = -1;
+	int hot_at;
 
 	printf("phases with reference clears: 20 hot, 40 cold, 40 hot intervals\n");
 	run_init(&r);
 	r.reference = true;
-	for (i = 0; i < 100; i++) {
-		double f = i < 20 ? 0.05 : i < 60 ? 0.95 : 0.05;
-
-		interval(&r, i, f, 5, false, false, 1.0);
-		if (hot_at < 0 && i >= 60 &&
-		    r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB)
-			hot_at = i;
-	}
+	hot_at = hot_cold_hot(&r, NULL);
 	CHECK(r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI] >= 35,
 	      "cold phase on movnti (%d of 40 intervals)",
 	      r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI]);
@@ -206,15 +214,7 @@ static void test_phases_reference(void)
 	run_init(&r);
 	r.reference = true;
 	r.ref_scale = 0.35;
-	hot_at = -1;
-	for (i = 0; i < 100; i++) {
-		double f = i < 20 ? 0.05 : i < 60 ? 0.95 : 0.05;
-
-		interval(&r, i, f, 5, false, false, 1.0);
-		if (hot_at < 0 && i >= 60 &&
-		    r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB)
-			hot_at = i;
-	}
+	hot_at = hot_cold_hot(&r, NULL);
 	CHECK(r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI] >= 35 && r.reverts == 0,
 	      "cheap reference clears: the cold phase stays on movnti (%d of 40, %d reverts)",
 	      r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI], r.reverts);
@@ -228,15 +228,7 @@ static void test_phases_reference(void)
 	r.reference = true;
 	r.ref_scale = 0.35;
 	r.single_ns = 60;
-	hot_at = -1;
-	for (i = 0; i < 100; i++) {
-		double f = i < 20 ? 0.05 : i < 60 ? 0.95 : 0.05;
-
-		interval(&r, i, f, 5, false, false, 1.0);
-		if (hot_at < 0 && i >= 60 &&
-		    r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB)
-			hot_at = i;
-	}
+	hot_at = hot_cold_hot(&r, NULL);
 	CHECK(hot_at >= 60 && hot_at <= 60 + 3,
 	      "dearer single clears: the hot phase still returns within the dwell time (interval %d)",
 	      hot_at);
