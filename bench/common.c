@@ -107,8 +107,8 @@ int bench_kernel_routine(void)
 
 void bench_clear(int strategy, void *page)
 {
-	if (clearpage_run_routine(&bench_cpu, strategy, page))
-		clearpage_run_routine(&bench_cpu, bench_kernel_routine(), page);
+	if (clearpage_run_routine(strategy, page))
+		clearpage_run_routine(bench_kernel_routine(), page);
 }
 
 int bench_parse_strategies(const char *list, unsigned int *mask)

@@ -2,10 +2,18 @@
 /*
  * The huge page backend: a livepatch of clear_huge_page() (<= 6.10) or
  * folio_zero_user() (>= 6.11), the function that zeroes THP, mTHP and hugetlb
- * folios at fault time and in hugetlbfs fallocate. The replacement clears
- * each subpage with the strategy of the folio's node, in the kernel's order
- * (the subpage that faulted last, so its lines stay hot), with cond_resched()
- * between subpages as the original does.
+ * folios at fault time and in hugetlbfs fallocate.
+ *
+ * On a node whose strategy is not "kernel" the folio is cleared as Linux 7.0
+ * clears it, with the node's strategy: in address order, as ranges of up to
+ * huge_chunk_kb (one string instruction or loop per chunk, one sfence per
+ * chunk for the non-temporal strategies, cond_resched() between chunks, so a
+ * 1 GiB page never holds the CPU for long): first the subpages right of the
+ * faulting one, then those left of it, and last the faulting subpage and
+ * its two neighbours on each side, always with a temporal routine so the
+ * faulting process finds them in cache. "kernel" keeps the kernel's own
+ * walk exactly (one subpage at a time, converging on the faulting one): the
+ * baseline.
  *
  * With init_on_alloc=1 the page allocator has already zeroed a freshly
  * allocated THP, so on managed nodes the second clear is skipped and counted
@@ -18,10 +26,14 @@
 #include <linux/livepatch.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sysfs.h>
 
 #include "clearpage.h"
 #include "compat.h"
+
+/* Ranges are cleared through the direct map, which has no highmem holes. */
+static_assert(!IS_ENABLED(CONFIG_HIGHMEM));
 
 static int huge_enable_error;
 /* The patch is fully applied: no livepatch transition of ours is running. */
@@ -33,18 +45,115 @@ static bool allocator_zeroes_pages(void)
 	return want_init_on_alloc(0) && !want_init_on_free();
 }
 
+/*
+ * One subpage of the kernel's walk. A reference folio's subpages are cleared
+ * with the kernel's routine and every one is timed.
+ */
 static void clear_subpage(struct clearpage_node *node, int strategy,
-			  struct page *page, unsigned int index)
+			  struct page *page, unsigned int index, bool reference)
 {
+	struct page *subpage = nth_page(page, index);
+	u64 start;
+
 	cond_resched();
-	clearpage_clear_page(node, strategy, nth_page(page, index),
-			     CLEARPAGE_BACKEND_HUGE);
+	if (!reference) {
+		clearpage_clear_page(node, strategy, subpage,
+				     CLEARPAGE_BACKEND_HUGE);
+		return;
+	}
+	start = local_clock();
+	clearpage_run(CLEARPAGE_STRATEGY_KERNEL, page_address(subpage));
+	clearpage_account_reference(node, 1, local_clock() - start);
 }
 
 /*
- * Same order as the kernel's process_huge_page(): subpages far from the
- * faulting address first, then converging on it from both sides.
+ * The kernel's own order (process_huge_page() in 6.1 and 6.12): subpages far
+ * from the faulting one first, then converging on it from both sides; a
+ * gigantic page in address order.
  */
+static void clear_huge_walk(struct clearpage_node *node, int strategy,
+			    struct page *page, unsigned int fault,
+			    unsigned int nr_pages, bool reference)
+{
+	int i, n = fault, base, l;
+
+	if (nr_pages > MAX_ORDER_NR_PAGES) {
+		for (i = 0; i < nr_pages; i++)
+			clear_subpage(node, strategy, page, i, reference);
+		return;
+	}
+	if (2 * n <= nr_pages) {
+		base = 0;
+		l = n;
+		for (i = nr_pages - 1; i >= 2 * n; i--)
+			clear_subpage(node, strategy, page, i, reference);
+	} else {
+		base = nr_pages - 2 * (nr_pages - n);
+		l = nr_pages - n;
+		for (i = 0; i < base; i++)
+			clear_subpage(node, strategy, page, i, reference);
+	}
+	for (i = 0; i < l; i++) {
+		clear_subpage(node, strategy, page, base + i, reference);
+		clear_subpage(node, strategy, page, base + 2 * l - 1 - i,
+			      reference);
+	}
+}
+
+/* Subpages [first, end) as ranges of at most huge_chunk_kb each. */
+static void clear_extent(struct clearpage_node *node, int strategy,
+			 int routine, struct page *page, unsigned int first,
+			 unsigned int end)
+{
+	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
+	unsigned int n;
+
+	for (; first < end; first += n) {
+		n = min(chunk, end - first);
+		cond_resched();
+		clearpage_clear_range(node, strategy, routine,
+				      nth_page(page, first), n);
+	}
+}
+
+static void clear_huge_ranges(struct clearpage_node *node, int strategy,
+			      struct page *page, unsigned int fault,
+			      unsigned int nr_pages)
+{
+	struct clearpage_extent extent[3];
+	int i;
+
+	clearpage_folio_extents(fault, nr_pages, extent);
+	for (i = 0; i < 3; i++)
+		clear_extent(node, strategy, extent[i].near_fault ?
+			     clearpage_near_fault_routine(strategy) : strategy,
+			     page, extent[i].first, extent[i].end);
+}
+
+/*
+ * The same clear of @nr_pages at @kaddr (direct map), unaccounted, without
+ * cond_resched(): the calibration times it.
+ */
+void clearpage_huge_clear_unaccounted(int strategy, void *kaddr,
+				  unsigned int nr_pages, unsigned int fault)
+{
+	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
+	struct clearpage_extent extent[3];
+	unsigned long first, n;
+	int i;
+
+	clearpage_folio_extents(fault, nr_pages, extent);
+	for (i = 0; i < 3; i++)
+		for (first = extent[i].first; first < extent[i].end; first += n) {
+			n = min_t(unsigned long, chunk, extent[i].end - first);
+			clearpage_run_range(extent[i].near_fault ?
+					    clearpage_near_fault_routine(strategy) :
+					    strategy,
+					    kaddr + first * PAGE_SIZE,
+					    n * PAGE_SIZE);
+		}
+}
+
 static void clear_huge(struct page *page, unsigned long addr_hint,
 		       unsigned int nr_pages)
 {
@@ -52,7 +161,9 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 	int strategy = clearpage_node_strategy(node);
 	unsigned long addr = ALIGN_DOWN(addr_hint, (unsigned long)nr_pages
 						   << PAGE_SHIFT);
-	int i, n, base, l;
+	unsigned int fault = min_t(unsigned long,
+				   (addr_hint - addr) >> PAGE_SHIFT,
+				   nr_pages - 1);
 
 	if (node && strategy != CLEARPAGE_STRATEGY_KERNEL &&
 	    !folio_test_hugetlb(page_folio(page)) && allocator_zeroes_pages()) {
@@ -61,28 +172,15 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 	}
 
 	might_sleep();
-	if (nr_pages > MAX_ORDER_NR_PAGES) {
-		for (i = 0; i < nr_pages; i++)
-			clear_subpage(node, strategy, page, i);
+	if (!node || strategy == CLEARPAGE_STRATEGY_KERNEL) {
+		clear_huge_walk(node, strategy, page, fault, nr_pages, false);
 		return;
 	}
-
-	n = (addr_hint - addr) / PAGE_SIZE;
-	if (2 * n <= nr_pages) {
-		base = 0;
-		l = n;
-		for (i = nr_pages - 1; i >= 2 * n; i--)
-			clear_subpage(node, strategy, page, i);
-	} else {
-		base = nr_pages - 2 * (nr_pages - n);
-		l = nr_pages - n;
-		for (i = 0; i < base; i++)
-			clear_subpage(node, strategy, page, i);
+	if (clearpage_reference_folio(strategy, page_to_pfn(page), nr_pages)) {
+		clear_huge_walk(node, strategy, page, fault, nr_pages, true);
+		return;
 	}
-	for (i = 0; i < l; i++) {
-		clear_subpage(node, strategy, page, base + i);
-		clear_subpage(node, strategy, page, base + 2 * l - 1 - i);
-	}
+	clear_huge_ranges(node, strategy, page, fault, nr_pages);
 }
 
 #if CLEARPAGE_HAVE_FOLIO_ZERO_USER

@@ -1,13 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Calibration: the hot and cold cost of each strategy on one node's memory,
- * measured on a CPU of that node where it has one.
+ * per backend, measured on a CPU of that node where it has one, in the
+ * pattern that backend's clears really see.
  *
- * Hot: a 16 KiB buffer cleared over and over, so its lines stay in L1/L2.
- * Cold: a 256 KiB buffer whose lines are flushed out of every cache level
- * (clflush) before each timed pass, so the clear meets memory, as a page
- * fault on a cold page does, whatever the size of the last-level cache.
+ * 4k: a 4 KiB fault clears one page at an address unrelated to the last
+ * one. Cold: single pages at non-adjacent addresses of a pool flushed from
+ * every cache level (clflush), cleared in shuffled order, so neither the
+ * prefetchers nor the open DRAM pages of the previous clear help, as they
+ * do not help a fault. Hot: a 16 KiB buffer cleared over and over.
+ * huge: the pool as one folio (2 MiB where the node has a free order-9
+ * block), cleared exactly as the huge backend clears it (ranges of
+ * huge_chunk_kb, the faulting subpage's neighbourhood last); cold after a
+ * flush, hot right after the previous clear.
+ *
  * Each figure is the median of several passes, in ns per 4 KiB page.
+ *
+ * Calibration is also a self-test: before it is timed, every routine clears
+ * the pool filled with a pattern in both patterns, and the pool must then
+ * read zero. A strategy that leaves one byte is refused on this machine
+ * (clearpage_strategy_refuse()): it disappears from available_strategies,
+ * and nodes running it return to "kernel".
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -15,24 +28,46 @@
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sort.h>
+#include <linux/string.h>
 #include <linux/topology.h>
 #include <linux/workqueue.h>
 #include <asm/cacheflush.h>
 
 #include "clearpage.h"
 
-#define CALIBRATION_ORDER 6		/* cold buffer: 64 pages */
-#define CALIBRATION_HOT_PAGES 4		/* hot buffer: 16 KiB */
+#define CALIBRATION_MAX_ORDER 9		/* pool: a 2 MiB folio ... */
+#define CALIBRATION_MIN_ORDER 6		/* ... or at least 256 KiB */
+#define CALIBRATION_HOT_PAGES 4		/* hot 4k buffer: 16 KiB */
+#define CALIBRATION_SCATTERED 32	/* single pages per cold 4k pass */
 #define CALIBRATION_PASSES 15
+#define CALIBRATION_PATTERN 0xa5
 
 struct calibration_run {
 	void *buffer;
 	unsigned int nr_pages;
+	/* Page indexes of the cold 4k pass: even (non-adjacent), shuffled. */
+	unsigned int scattered[CALIBRATION_SCATTERED];
+	unsigned int nr_scattered;
 	struct clearpage_calibration result[CLEARPAGE_STRATEGY_COUNT];
+	struct clearpage_calibration result_huge[CLEARPAGE_STRATEGY_COUNT];
+	/* Strategies that left bytes non-zero, and how many bytes. */
+	unsigned long failed;
+	unsigned long failed_bytes[CLEARPAGE_STRATEGY_COUNT];
 };
+
+#ifdef CLEARPAGE_TEST_BROKEN_CLEAR
+/*
+ * Test builds only (tests/vm, suite "broken"): with this set, movq's
+ * self-test clear skips the pool, to prove that calibration refuses a
+ * routine that leaves bytes behind.
+ */
+static bool test_break_self_test;
+module_param(test_break_self_test, bool, 0644);
+#endif
 
 static int compare_u64(const void *a, const void *b)
 {
@@ -41,54 +76,163 @@ static int compare_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static u64 time_pass(int strategy, void *buffer, unsigned int nr_pages)
+static u32 median_of(u64 *passes)
+{
+	sort(passes, CALIBRATION_PASSES, sizeof(passes[0]), compare_u64, NULL);
+	/* A clear never takes 0 ns; a coarse clock must not report it. */
+	return max_t(u64, passes[CALIBRATION_PASSES / 2], 1);
+}
+
+/* ns per page of clearing @nr single pages at @index of the pool. */
+static u64 time_pages(const struct calibration_run *run, int strategy,
+		      const unsigned int *index, unsigned int nr)
 {
 	unsigned int i;
 	u64 start, ns;
 
 	preempt_disable();
 	start = local_clock();
-	for (i = 0; i < nr_pages; i++)
-		clearpage_run(strategy, buffer + i * PAGE_SIZE);
+	for (i = 0; i < nr; i++)
+		clearpage_run(strategy, run->buffer + index[i] * PAGE_SIZE);
 	ns = local_clock() - start;
 	preempt_enable();
-	return div_u64(ns, nr_pages);
+	return div_u64(ns, nr);
 }
 
-static u32 median_ns(int strategy, void *buffer, unsigned int nr_pages,
-		     bool cold)
+/* ns per page of clearing the pool as the huge backend clears a folio. */
+static u64 time_folio(const struct calibration_run *run, int strategy)
+{
+	u64 start, ns;
+
+	preempt_disable();
+	start = local_clock();
+	clearpage_huge_clear_unaccounted(strategy, run->buffer, run->nr_pages,
+					 0);
+	ns = local_clock() - start;
+	preempt_enable();
+	return div_u64(ns, run->nr_pages);
+}
+
+static void flush_pool(const struct calibration_run *run)
+{
+	clflush_cache_range(run->buffer, run->nr_pages * PAGE_SIZE);
+}
+
+static void measure_4k(struct calibration_run *run, int strategy)
+{
+	static const unsigned int hot[CALIBRATION_HOT_PAGES] = { 0, 1, 2, 3 };
+	u64 passes[CALIBRATION_PASSES];
+	int i;
+
+	time_pages(run, strategy, hot, CALIBRATION_HOT_PAGES);
+	for (i = 0; i < CALIBRATION_PASSES; i++) {
+		passes[i] = time_pages(run, strategy, hot,
+				       CALIBRATION_HOT_PAGES);
+		cond_resched();
+	}
+	run->result[strategy].hot_ns = median_of(passes);
+	for (i = 0; i < CALIBRATION_PASSES; i++) {
+		flush_pool(run);
+		passes[i] = time_pages(run, strategy, run->scattered,
+				       run->nr_scattered);
+		cond_resched();
+	}
+	run->result[strategy].cold_ns = median_of(passes);
+}
+
+static void measure_huge(struct calibration_run *run, int strategy)
 {
 	u64 passes[CALIBRATION_PASSES];
 	int i;
 
-	if (!cold)	/* bring the buffer into the cache first */
-		time_pass(strategy, buffer, nr_pages);
+	time_folio(run, strategy);
 	for (i = 0; i < CALIBRATION_PASSES; i++) {
-		if (cold)
-			clflush_cache_range(buffer, nr_pages * PAGE_SIZE);
-		passes[i] = time_pass(strategy, buffer, nr_pages);
+		passes[i] = time_folio(run, strategy);
 		cond_resched();
 	}
-	sort(passes, CALIBRATION_PASSES, sizeof(passes[0]), compare_u64, NULL);
-	/* A clear never takes 0 ns; a coarse clock must not report it. */
-	return max_t(u64, passes[CALIBRATION_PASSES / 2], 1);
+	run->result_huge[strategy].hot_ns = median_of(passes);
+	for (i = 0; i < CALIBRATION_PASSES; i++) {
+		flush_pool(run);
+		passes[i] = time_folio(run, strategy);
+		cond_resched();
+	}
+	run->result_huge[strategy].cold_ns = median_of(passes);
+}
+
+static unsigned long nonzero_bytes(const char *p, unsigned long bytes)
+{
+	unsigned long count = 0, i;
+
+	if (!memchr_inv(p, 0, bytes))
+		return 0;
+	for (i = 0; i < bytes; i++)
+		count += p[i] != 0;
+	return count;
+}
+
+/*
+ * Fill the pool with a pattern, clear it with @strategy in both backends'
+ * patterns, and count the bytes left non-zero.
+ */
+static unsigned long self_test(struct calibration_run *run, int strategy)
+{
+	unsigned long bytes = run->nr_pages * PAGE_SIZE, wrong = 0;
+	unsigned int i;
+
+	memset(run->buffer, CALIBRATION_PATTERN, bytes);
+#ifdef CLEARPAGE_TEST_BROKEN_CLEAR
+	if (READ_ONCE(test_break_self_test) &&
+	    strategy == CLEARPAGE_STRATEGY_MOVQ)
+		return nonzero_bytes(run->buffer, bytes);
+#endif
+	for (i = 0; i < run->nr_pages; i++)
+		clearpage_run(strategy, run->buffer + i * PAGE_SIZE);
+	wrong += nonzero_bytes(run->buffer, bytes);
+	memset(run->buffer, CALIBRATION_PATTERN, bytes);
+	clearpage_huge_clear_unaccounted(strategy, run->buffer, run->nr_pages,
+					 run->nr_pages / 2);
+	wrong += nonzero_bytes(run->buffer, bytes);
+	return wrong;
 }
 
 static long calibration_measure(void *arg)
 {
 	struct calibration_run *run = arg;
+	unsigned long wrong;
 	int strategy;
 
 	for (strategy = 1; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
 		if (!clearpage_strategy_usable(strategy))
 			continue;
-		run->result[strategy].hot_ns =
-			median_ns(strategy, run->buffer, CALIBRATION_HOT_PAGES,
-				  false);
-		run->result[strategy].cold_ns =
-			median_ns(strategy, run->buffer, run->nr_pages, true);
+		wrong = self_test(run, strategy);
+		if (wrong) {
+			run->failed |= 1UL << strategy;
+			run->failed_bytes[strategy] = wrong;
+			continue;
+		}
+		measure_4k(run, strategy);
+		measure_huge(run, strategy);
 	}
 	return 0;
+}
+
+/* Every other page of the pool, in random order: no two adjacent. */
+static void choose_scattered(struct calibration_run *run)
+{
+	unsigned int candidates = run->nr_pages / 2, i, j, tmp;
+	unsigned int order[256];
+
+	for (i = 0; i < candidates; i++)
+		order[i] = 2 * i;
+	for (i = candidates - 1; i > 0; i--) {
+		j = get_random_u32_below(i + 1);
+		tmp = order[i];
+		order[i] = order[j];
+		order[j] = tmp;
+	}
+	run->nr_scattered = min_t(unsigned int, candidates,
+				  CALIBRATION_SCATTERED);
+	memcpy(run->scattered, order, run->nr_scattered * sizeof(order[0]));
 }
 
 #ifdef CLEARPAGE_TEST_CALIBRATION
@@ -116,24 +260,39 @@ static void clearpage_test_calibration(struct clearpage_calibration *result)
 }
 #endif
 
+static struct page *alloc_pool(int nid, unsigned int *order)
+{
+	struct page *pages;
+
+	for (*order = CALIBRATION_MAX_ORDER; *order >= CALIBRATION_MIN_ORDER;
+	     (*order)--) {
+		pages = alloc_pages_node(nid, GFP_KERNEL | __GFP_THISNODE |
+					 __GFP_NOWARN | __GFP_NORETRY, *order);
+		if (pages)
+			return pages;
+	}
+	return NULL;
+}
+
 int clearpage_calibrate(struct clearpage_node *node)
 {
 	struct calibration_run *run;
 	struct page *pages;
-	int cpu;
+	unsigned int order;
+	int cpu, strategy;
 
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
 	if (!run)
 		return -ENOMEM;
-	pages = alloc_pages_node(node->nid, GFP_KERNEL | __GFP_THISNODE |
-				 __GFP_NOWARN, CALIBRATION_ORDER);
+	pages = alloc_pool(node->nid, &order);
 	if (!pages) {
 		pr_warn("node%d: no memory to calibrate\n", node->nid);
 		kfree(run);
 		return -ENOMEM;
 	}
 	run->buffer = page_address(pages);
-	run->nr_pages = 1U << CALIBRATION_ORDER;
+	run->nr_pages = 1U << order;
+	choose_scattered(run);
 
 	mutex_lock(&node->calibration_lock);
 	cpus_read_lock();
@@ -145,11 +304,23 @@ int clearpage_calibrate(struct clearpage_node *node)
 	cpus_read_unlock();
 #ifdef CLEARPAGE_TEST_CALIBRATION
 	clearpage_test_calibration(run->result);
+	clearpage_test_calibration(run->result_huge);
 #endif
 	memcpy(node->calibration, run->result, sizeof(node->calibration));
+	memcpy(node->calibration_huge, run->result_huge,
+	       sizeof(node->calibration_huge));
 	mutex_unlock(&node->calibration_lock);
 
-	__free_pages(pages, CALIBRATION_ORDER);
+	for (strategy = 1; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
+		if (!(run->failed & (1UL << strategy)))
+			continue;
+		pr_err("node%d: %s left %lu bytes of a %u KiB pool non-zero in its self-test; %s is refused until the module is reloaded\n",
+		       node->nid, clearpage_strategy_names[strategy],
+		       run->failed_bytes[strategy], run->nr_pages * 4,
+		       clearpage_strategy_names[strategy]);
+		clearpage_strategy_refuse(strategy);
+	}
+	__free_pages(pages, order);
 	kfree(run);
 	return 0;
 }

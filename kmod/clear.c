@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Clearing one page with a strategy, and the accounting around it: every page
- * is counted per node, strategy and backend; one clear in 2^sample_shift is
- * timed with local_clock(), the clock the scheduler uses.
+ * Clearing a page or a range of pages with a strategy, and the accounting
+ * around it: every page is counted per node, strategy and backend, every
+ * range operation of the huge backend too; one page in 2^sample_shift is
+ * timed with local_clock(), the clock the scheduler uses (a range is timed
+ * whole, with a chance that grows with its length).
  */
 #include <linux/highmem.h>
 #include <linux/log2.h>
@@ -16,28 +18,45 @@
 
 static DEFINE_PER_CPU(unsigned int, clearpage_sample_sequence);
 
-void clearpage_run(int strategy, void *kaddr)
+/* Clear @bytes (whole pages) of the direct map at @kaddr with @strategy. */
+void clearpage_run_range(int strategy, void *kaddr, unsigned long bytes)
 {
+	unsigned long offset;
+
 #ifdef CLEARPAGE_TEST_BROKEN_CLEAR
 	/*
 	 * Test builds only (tests/vm, suite "broken"): movq clears nothing
 	 * for the checker process, to prove the zero-page checks catch a
-	 * missed clear. Other processes are spared so the test VM keeps
-	 * running.
+	 * missed clear, on single pages and ranges alike. Other processes are
+	 * spared so the test VM keeps running.
 	 */
 	if (strategy == CLEARPAGE_STRATEGY_MOVQ &&
 	    !strcmp(current->comm, "cptest-victim"))
 		return;
 #endif
-	if (clearpage_run_routine(&clearpage_cpu, strategy, kaddr))
-		clear_page(kaddr);
+	if (!clearpage_run_range_routine(strategy, kaddr, bytes))
+		return;
+	for (offset = 0; offset < bytes; offset += PAGE_SIZE)
+		clear_page(kaddr + offset);
 }
 
-static bool clearpage_sample_now(void)
+void clearpage_run(int strategy, void *kaddr)
 {
-	unsigned int mask = (1U << READ_ONCE(clearpage_sample_shift)) - 1;
+	clearpage_run_range(strategy, kaddr, PAGE_SIZE);
+}
 
-	return (this_cpu_inc_return(clearpage_sample_sequence) & mask) == 0;
+/*
+ * Whether to time a clear of @nr_pages: the per-CPU page sequence crosses a
+ * multiple of 2^sample_shift, so one page in 2^sample_shift is timed
+ * whatever the lengths of the clears.
+ */
+static bool clearpage_sample_now(unsigned int nr_pages)
+{
+	unsigned int shift = READ_ONCE(clearpage_sample_shift);
+	unsigned int after = this_cpu_add_return(clearpage_sample_sequence,
+						 nr_pages);
+
+	return (after >> shift) != ((after - nr_pages) >> shift);
 }
 
 static unsigned int clearpage_latency_bucket(u64 ns)
@@ -58,16 +77,41 @@ static unsigned int clearpage_latency_bucket(u64 ns)
  * such clear is timed: their cost is that of the hot strategy on this
  * node's pages. Fixed frames, not a sample of clears: a recycled page
  * evicted by an earlier non-temporal clear would otherwise look cold to the
- * reference clear whatever the workload does.
+ * reference clear whatever the workload does. Huge folios are reference
+ * folios as a whole (one folio in 2^reference_shift of its size, by
+ * physical position), so that ranges are never cut into pieces.
  */
-static bool clearpage_reference_frame(int strategy, struct page *page)
+bool clearpage_reference_folio(int strategy, unsigned long pfn,
+			       unsigned int nr_pages)
 {
 	unsigned int shift = READ_ONCE(clearpage_reference_shift);
 
-	if (!shift || (strategy != CLEARPAGE_STRATEGY_MOVNTI &&
-		       strategy != CLEARPAGE_STRATEGY_CLZERO))
+	if (!shift || !clearpage_strategy_non_temporal(strategy))
 		return false;
-	return !(page_to_pfn(page) & ((1UL << shift) - 1));
+	return !((pfn / nr_pages) & ((1UL << shift) - 1));
+}
+
+static bool clearpage_reference_frame(int strategy, struct page *page)
+{
+	return clearpage_reference_folio(strategy, page_to_pfn(page), 1);
+}
+
+static void clearpage_account(struct clearpage_node *node, int strategy,
+			      unsigned int nr_pages, bool sample, u64 ns,
+			      enum clearpage_backend backend)
+{
+	if (backend == CLEARPAGE_BACKEND_4K) {
+		this_cpu_add(node->stats->pages_4k[strategy], nr_pages);
+	} else {
+		this_cpu_add(node->stats->pages_huge[strategy], nr_pages);
+		this_cpu_inc(node->stats->ranges_huge[strategy]);
+	}
+	if (sample) {
+		this_cpu_add(node->stats->samples[strategy], nr_pages);
+		this_cpu_add(node->stats->sample_ns[strategy], ns);
+		this_cpu_add(node->stats->latency[clearpage_latency_bucket(div_u64(ns, nr_pages))],
+			     nr_pages);
+	}
 }
 
 /*
@@ -87,7 +131,7 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 	}
 
 	reference = clearpage_reference_frame(strategy, page);
-	sample = reference || clearpage_sample_now();
+	sample = reference || clearpage_sample_now(1);
 	kaddr = kmap_local_page(page);
 	if (sample)
 		start = local_clock();
@@ -97,19 +141,42 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 	kunmap_local(kaddr);
 
 	if (reference) {
-		this_cpu_inc(node->stats->reference_pages);
-		this_cpu_add(node->stats->reference_sample_ns, ns);
+		clearpage_account_reference(node, 1, ns);
 		return;
 	}
-	if (backend == CLEARPAGE_BACKEND_4K)
-		this_cpu_inc(node->stats->pages_4k[strategy]);
-	else
-		this_cpu_inc(node->stats->pages_huge[strategy]);
-	if (sample) {
-		this_cpu_inc(node->stats->samples[strategy]);
-		this_cpu_add(node->stats->sample_ns[strategy], ns);
-		this_cpu_inc(node->stats->latency[clearpage_latency_bucket(ns)]);
-	}
+	clearpage_account(node, strategy, 1, sample, ns, backend);
+}
+
+void clearpage_account_reference(struct clearpage_node *node,
+				 unsigned int nr_pages, u64 ns)
+{
+	this_cpu_add(node->stats->reference_pages, nr_pages);
+	this_cpu_add(node->stats->reference_sample_ns, ns);
+}
+
+/*
+ * Clear @nr_pages physically contiguous pages from @page with @routine as
+ * one range operation, counted as @strategy's (the huge backend clears the
+ * faulting subpage's neighbourhood of a non-temporal strategy with a
+ * temporal routine). The caller keeps ranges short enough to run without a
+ * cond_resched() and passes a managed @node.
+ */
+void clearpage_clear_range(struct clearpage_node *node, int strategy,
+			   int routine, struct page *page,
+			   unsigned int nr_pages)
+{
+	bool sample = clearpage_sample_now(nr_pages);
+	u64 start = 0, ns = 0;
+
+	if (sample)
+		start = local_clock();
+	/* No highmem on x86-64: the direct map holds the range contiguously. */
+	clearpage_run_range(routine, page_address(page),
+			    (unsigned long)nr_pages << PAGE_SHIFT);
+	if (sample)
+		ns = local_clock() - start;
+	clearpage_account(node, strategy, nr_pages, sample, ns,
+			  CLEARPAGE_BACKEND_HUGE);
 }
 
 void clearpage_count_prezeroed(struct clearpage_node *node,

@@ -19,6 +19,8 @@ enum clearpage_backend {
 struct clearpage_node_stats {
 	u64 pages_4k[CLEARPAGE_STRATEGY_COUNT];
 	u64 pages_huge[CLEARPAGE_STRATEGY_COUNT];
+	/* Range operations of the huge backend: one per chunk, not per page. */
+	u64 ranges_huge[CLEARPAGE_STRATEGY_COUNT];
 	u64 pages_huge_prezeroed;
 	/* Reference frames cleared with the kernel's routine, all timed. */
 	u64 reference_pages;
@@ -43,7 +45,10 @@ struct clearpage_node {
 	struct kobject kobj;
 	struct clearpage_node_stats __percpu *stats;
 	struct mutex calibration_lock;
+	/* 4 KiB faults: single scattered pages. */
 	struct clearpage_calibration calibration[CLEARPAGE_STRATEGY_COUNT];
+	/* Huge folios: a whole extent, cleared as the huge backend does. */
+	struct clearpage_calibration calibration_huge[CLEARPAGE_STRATEGY_COUNT];
 };
 
 /* main.c */
@@ -51,7 +56,9 @@ extern struct clearpage_cpu clearpage_cpu;
 extern const char *const clearpage_strategy_names[CLEARPAGE_STRATEGY_COUNT];
 extern unsigned int clearpage_sample_shift;
 extern unsigned int clearpage_reference_shift;
+extern unsigned int clearpage_huge_chunk_pages;
 bool clearpage_strategy_usable(int strategy);
+void clearpage_strategy_refuse(int strategy);
 int clearpage_strategy_parse(const char *buf, size_t count);
 const char *clearpage_source_name(enum clearpage_source source);
 
@@ -65,6 +72,7 @@ int clearpage_node_strategy(struct clearpage_node *node);
 bool clearpage_any_node_intercepted(void);
 int clearpage_node_set_strategy(struct clearpage_node *node, int strategy,
 				enum clearpage_source source);
+void clearpage_nodes_leave(int strategy);
 int clearpage_node_set_pinned(struct clearpage_node *node, bool pinned,
 			      enum clearpage_source source);
 void clearpage_node_stats_sum(struct clearpage_node *node,
@@ -77,8 +85,17 @@ int clearpage_next_node(int nid, struct clearpage_node **node);
 
 /* clear.c */
 void clearpage_run(int strategy, void *kaddr);
+void clearpage_run_range(int strategy, void *kaddr, unsigned long bytes);
 void clearpage_clear_page(struct clearpage_node *node, int strategy,
 			  struct page *page, enum clearpage_backend backend);
+void clearpage_clear_range(struct clearpage_node *node, int strategy,
+			   int routine, struct page *page,
+			   unsigned int nr_pages);
+void clearpage_account_reference(struct clearpage_node *node,
+				 unsigned int nr_pages, u64 ns);
+/* Whether the folio at @pfn of @nr_pages is a reference folio. */
+bool clearpage_reference_folio(int strategy, unsigned long pfn,
+			       unsigned int nr_pages);
 void clearpage_count_prezeroed(struct clearpage_node *node,
 			       unsigned int nr_pages);
 
@@ -90,6 +107,8 @@ extern const struct kobj_type clearpage_node_ktype;
 
 /* backend_huge.c */
 void clearpage_huge_init(void);
+void clearpage_huge_clear_unaccounted(int strategy, void *kaddr,
+				  unsigned int nr_pages, unsigned int fault);
 bool clearpage_huge_settled(void);
 int clearpage_huge_describe(char *buf, int at);
 

@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "clearpage.h"
 
@@ -56,10 +57,56 @@ module_param_cb(reference_shift, &reference_shift_ops,
 MODULE_PARM_DESC(reference_shift,
 		 "while a node runs movnti or clzero, clear one frame in 2^reference_shift with the kernel's routine and time it (1..20, default 5; 0: none)");
 
+/* 2 MiB: measured on AMD Zen 5, see huge_chunk_kb in doc/ABI. */
+unsigned int clearpage_huge_chunk_pages = 512;
+
+static int huge_chunk_kb_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int kb;
+	int err = kstrtouint(val, 0, &kb);
+
+	if (err)
+		return err;
+	if (kb < PAGE_SIZE / 1024 || kb > 32768 || kb % (PAGE_SIZE / 1024))
+		return -EINVAL;
+	WRITE_ONCE(clearpage_huge_chunk_pages, kb / (PAGE_SIZE / 1024));
+	return 0;
+}
+
+static int huge_chunk_kb_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%u\n", READ_ONCE(clearpage_huge_chunk_pages) *
+					  (unsigned int)(PAGE_SIZE / 1024));
+}
+
+static const struct kernel_param_ops huge_chunk_kb_ops = {
+	.set = huge_chunk_kb_set,
+	.get = huge_chunk_kb_get,
+};
+module_param_cb(huge_chunk_kb, &huge_chunk_kb_ops, NULL, 0644);
+MODULE_PARM_DESC(huge_chunk_kb,
+		 "the huge backend clears folios in ranges of this many KiB, with cond_resched() between them (4..32768, a multiple of 4; default 2048)");
+
+/* Strategies whose routine failed a calibration self-test. */
+static unsigned long clearpage_refused;
+
 bool clearpage_strategy_usable(int strategy)
 {
 	return strategy >= 0 && strategy < CLEARPAGE_STRATEGY_COUNT &&
+	       !test_bit(strategy, &clearpage_refused) &&
 	       clearpage_strategy_available(&clearpage_cpu, strategy);
+}
+
+/*
+ * Never use @strategy again until the module is reloaded: it left bytes
+ * non-zero. Nodes running it, pinned or not, return to "kernel" at once.
+ */
+void clearpage_strategy_refuse(int strategy)
+{
+	if (strategy == CLEARPAGE_STRATEGY_KERNEL)
+		return;
+	set_bit(strategy, &clearpage_refused);
+	clearpage_nodes_leave(strategy);
 }
 
 /*

@@ -38,6 +38,8 @@ static int put_strategy_entry(struct sk_buff *skb, struct clearpage_node *node,
 			       sum->pages_4k[strategy], CLEARPAGE_S_PAD) ||
 	     nla_put_u64_64bit(skb, CLEARPAGE_S_PAGES_HUGE,
 			       sum->pages_huge[strategy], CLEARPAGE_S_PAD) ||
+	     nla_put_u64_64bit(skb, CLEARPAGE_S_RANGES_HUGE,
+			       sum->ranges_huge[strategy], CLEARPAGE_S_PAD) ||
 	     nla_put_u64_64bit(skb, CLEARPAGE_S_SAMPLES,
 			       sum->samples[strategy], CLEARPAGE_S_PAD) ||
 	     nla_put_u64_64bit(skb, CLEARPAGE_S_SAMPLE_NS,
@@ -47,7 +49,11 @@ static int put_strategy_entry(struct sk_buff *skb, struct clearpage_node *node,
 	    (nla_put_u32(skb, CLEARPAGE_S_HOT_NS,
 			 node->calibration[strategy].hot_ns) ||
 	     nla_put_u32(skb, CLEARPAGE_S_COLD_NS,
-			 node->calibration[strategy].cold_ns)))
+			 node->calibration[strategy].cold_ns) ||
+	     nla_put_u32(skb, CLEARPAGE_S_HUGE_HOT_NS,
+			 node->calibration_huge[strategy].hot_ns) ||
+	     nla_put_u32(skb, CLEARPAGE_S_HUGE_COLD_NS,
+			 node->calibration_huge[strategy].cold_ns)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, entry);
 	return 0;

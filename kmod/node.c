@@ -101,6 +101,25 @@ int clearpage_node_set_strategy(struct clearpage_node *node, int strategy,
 	return 0;
 }
 
+/* Every node on @strategy returns to kernel, whatever its pin. */
+void clearpage_nodes_leave(int strategy)
+{
+	struct clearpage_node *node;
+	int nid;
+
+	mutex_lock(&clearpage_lock);
+	for_each_clearpage_node(node, nid) {
+		if (node->strategy != strategy)
+			continue;
+		WRITE_ONCE(node->strategy, CLEARPAGE_STRATEGY_KERNEL);
+		node->last_source = CLEARPAGE_SOURCE_DEFAULT;
+		node->last_change_ns = ktime_get_real_ns();
+		clearpage_node_announce(node, strategy);
+	}
+	clearpage_4k_update();
+	mutex_unlock(&clearpage_lock);
+}
+
 int clearpage_node_set_pinned(struct clearpage_node *node, bool pinned,
 			      enum clearpage_source source)
 {
@@ -125,6 +144,7 @@ void clearpage_node_stats_sum(struct clearpage_node *node,
 		for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++) {
 			sum->pages_4k[i] += READ_ONCE(s->pages_4k[i]);
 			sum->pages_huge[i] += READ_ONCE(s->pages_huge[i]);
+			sum->ranges_huge[i] += READ_ONCE(s->ranges_huge[i]);
 			sum->samples[i] += READ_ONCE(s->samples[i]);
 			sum->sample_ns[i] += READ_ONCE(s->sample_ns[i]);
 		}
@@ -172,7 +192,11 @@ int clearpage_nodes_create(int default_strategy)
 	int nid, err;
 
 	for_each_node_state(nid, N_MEMORY) {
-		node = clearpage_node_alloc(nid, default_strategy);
+		/* An earlier node's self-test may have refused the default. */
+		node = clearpage_node_alloc(nid,
+					    clearpage_strategy_usable(default_strategy) ?
+					    default_strategy :
+					    CLEARPAGE_STRATEGY_KERNEL);
 		if (!node) {
 			err = -ENOMEM;
 			goto err;

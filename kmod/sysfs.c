@@ -151,6 +151,8 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 				     sum.pages_4k[strategy]);
 		len += sysfs_emit_at(buf, len, "pages_huge_%s %llu\n", name,
 				     sum.pages_huge[strategy]);
+		len += sysfs_emit_at(buf, len, "ranges_huge_%s %llu\n", name,
+				     sum.ranges_huge[strategy]);
 		len += sysfs_emit_at(buf, len, "samples_%s %llu\n", name,
 				     sum.samples[strategy]);
 		len += sysfs_emit_at(buf, len, "sample_ns_%s %llu\n", name,
@@ -172,10 +174,10 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return len;
 }
 
-static ssize_t calibration_show(struct kobject *kobj,
-				struct kobj_attribute *attr, char *buf)
+static ssize_t show_calibration(struct clearpage_node *node,
+				const struct clearpage_calibration *table,
+				char *buf)
 {
-	struct clearpage_node *node = to_node(kobj);
 	int strategy, len = 0;
 
 	mutex_lock(&node->calibration_lock);
@@ -184,11 +186,24 @@ static ssize_t calibration_show(struct kobject *kobj,
 			continue;
 		len += sysfs_emit_at(buf, len, "%s %u %u\n",
 				     clearpage_strategy_names[strategy],
-				     node->calibration[strategy].hot_ns,
-				     node->calibration[strategy].cold_ns);
+				     table[strategy].hot_ns,
+				     table[strategy].cold_ns);
 	}
 	mutex_unlock(&node->calibration_lock);
 	return len;
+}
+
+static ssize_t calibration_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return show_calibration(to_node(kobj), to_node(kobj)->calibration, buf);
+}
+
+static ssize_t calibration_huge_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	return show_calibration(to_node(kobj), to_node(kobj)->calibration_huge,
+				buf);
 }
 
 static ssize_t calibrate_store(struct kobject *kobj,
@@ -211,6 +226,8 @@ static struct kobj_attribute strategy_attr = __ATTR_RW_MODE(strategy, 0644);
 static struct kobj_attribute pinned_attr = __ATTR_RW_MODE(pinned, 0644);
 static struct kobj_attribute stats_attr = __ATTR_RO(stats);
 static struct kobj_attribute calibration_attr = __ATTR_RO(calibration);
+static struct kobj_attribute calibration_huge_attr =
+	__ATTR_RO(calibration_huge);
 static struct kobj_attribute calibrate_attr = __ATTR_WO(calibrate);
 
 static struct attribute *clearpage_node_attrs[] = {
@@ -218,6 +235,7 @@ static struct attribute *clearpage_node_attrs[] = {
 	&pinned_attr.attr,
 	&stats_attr.attr,
 	&calibration_attr.attr,
+	&calibration_huge_attr.attr,
 	&calibrate_attr.attr,
 	NULL,
 };

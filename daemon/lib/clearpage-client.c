@@ -167,6 +167,9 @@ static struct nla_policy strategy_policy[CLEARPAGE_S_MAX + 1] = {
 	[CLEARPAGE_S_SAMPLE_NS] = { .type = NLA_U64 },
 	[CLEARPAGE_S_HOT_NS] = { .type = NLA_U32 },
 	[CLEARPAGE_S_COLD_NS] = { .type = NLA_U32 },
+	[CLEARPAGE_S_RANGES_HUGE] = { .type = NLA_U64 },
+	[CLEARPAGE_S_HUGE_HOT_NS] = { .type = NLA_U32 },
+	[CLEARPAGE_S_HUGE_COLD_NS] = { .type = NLA_U32 },
 };
 
 static int parse_strategy_entry(struct nlattr *entry,
@@ -183,6 +186,8 @@ static int parse_strategy_entry(struct nlattr *entry,
 		s->pages_4k = nla_get_u64(tb[CLEARPAGE_S_PAGES_4K]);
 	if (tb[CLEARPAGE_S_PAGES_HUGE])
 		s->pages_huge = nla_get_u64(tb[CLEARPAGE_S_PAGES_HUGE]);
+	if (tb[CLEARPAGE_S_RANGES_HUGE])
+		s->ranges_huge = nla_get_u64(tb[CLEARPAGE_S_RANGES_HUGE]);
 	if (tb[CLEARPAGE_S_SAMPLES])
 		s->samples = nla_get_u64(tb[CLEARPAGE_S_SAMPLES]);
 	if (tb[CLEARPAGE_S_SAMPLE_NS])
@@ -191,6 +196,11 @@ static int parse_strategy_entry(struct nlattr *entry,
 		s->has_calibration = true;
 		s->hot_ns = nla_get_u32(tb[CLEARPAGE_S_HOT_NS]);
 		s->cold_ns = nla_get_u32(tb[CLEARPAGE_S_COLD_NS]);
+	}
+	if (tb[CLEARPAGE_S_HUGE_HOT_NS] && tb[CLEARPAGE_S_HUGE_COLD_NS]) {
+		s->has_huge_calibration = true;
+		s->huge_hot_ns = nla_get_u32(tb[CLEARPAGE_S_HUGE_HOT_NS]);
+		s->huge_cold_ns = nla_get_u32(tb[CLEARPAGE_S_HUGE_COLD_NS]);
 	}
 	return 0;
 }

@@ -24,11 +24,17 @@ struct cp_strategy_info {
 	int strategy;
 	uint64_t pages_4k;
 	uint64_t pages_huge;
+	/* Range operations of the huge backend (one per chunk). */
+	uint64_t ranges_huge;
 	uint64_t samples;
 	uint64_t sample_ns;
 	bool has_calibration;
 	uint32_t hot_ns;
 	uint32_t cold_ns;
+	/* The huge backend's calibration (whole folios, as ranges). */
+	bool has_huge_calibration;
+	uint32_t huge_hot_ns;
+	uint32_t huge_cold_ns;
 };
 
 struct cp_node_info {

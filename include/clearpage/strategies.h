@@ -4,9 +4,10 @@
  * by the user-space tests and benchmarks, so that a benchmark measures exactly
  * the loop the module runs.
  *
- * Every routine zeroes exactly CLEARPAGE_PAGE_SIZE bytes starting at a
- * page-aligned address. Non-temporal routines end with sfence, so the zeroes
- * are globally visible before the caller maps the page.
+ * Every routine zeroes exactly the bytes it is given (one 4 KiB page, or a
+ * range of whole pages) starting at a page-aligned address. Non-temporal
+ * routines end with sfence, so the zeroes are globally visible before the
+ * caller maps the page.
  *
  * Only plain integer instructions are used: no FPU or vector state, so the
  * kernel may call these without kernel_fpu_begin().
@@ -26,8 +27,13 @@ struct clearpage_cpu {
 	unsigned int stepping;
 	unsigned int has_erms : 1;
 	unsigned int has_clzero : 1;
-	/* Bytes cleared by one clzero (CPUID 1 EBX[15:8] * 8). */
-	unsigned int clzero_size;
+	/*
+	 * The cache line size CPUID reports (leaf 1 EBX[15:8] * 8). clzero
+	 * clears one line; a CPU (or hypervisor) that reports anything but 64
+	 * bytes does not get the strategy: stepping by a larger size would
+	 * leave lines of every page uncleared.
+	 */
+	unsigned int line_size;
 };
 
 static inline void clearpage_cpuid(unsigned int leaf, unsigned int subleaf,
@@ -37,6 +43,16 @@ static inline void clearpage_cpuid(unsigned int leaf, unsigned int subleaf,
 	__asm__ __volatile__("cpuid"
 		     : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
 		     : "a"(leaf), "c"(subleaf));
+}
+
+/*
+ * Whether clzero may be used: CPUID says the instruction exists and the line
+ * it clears is the 64 bytes the routine steps by.
+ */
+static inline int clearpage_clzero_trusted(unsigned int cpuid_bit,
+					   unsigned int line_size)
+{
+	return cpuid_bit && line_size == CLEARPAGE_LINE_SIZE;
 }
 
 static inline void clearpage_cpu_detect(struct clearpage_cpu *cpu)
@@ -60,10 +76,7 @@ static inline void clearpage_cpu_detect(struct clearpage_cpu *cpu)
 	if (cpu->family >= 6)
 		cpu->model |= ((a >> 16) & 0xf) << 4;
 	line = ((b >> 8) & 0xff) * 8;
-	/* A line size that is not a sane power of two is not trusted. */
-	if (line < 32 || line > 4096 || (line & (line - 1)))
-		line = CLEARPAGE_LINE_SIZE;
-	cpu->clzero_size = line;
+	cpu->line_size = line;
 
 	cpu->has_erms = 0;
 	if (max_leaf >= 7) {
@@ -75,7 +88,7 @@ static inline void clearpage_cpu_detect(struct clearpage_cpu *cpu)
 	clearpage_cpuid(0x80000000, 0, &max_ext, &b, &c, &d);
 	if (max_ext >= 0x80000008) {
 		clearpage_cpuid(0x80000008, 0, &a, &b, &c, &d);
-		cpu->has_clzero = b & 1;
+		cpu->has_clzero = clearpage_clzero_trusted(b & 1, line);
 	}
 }
 
@@ -98,29 +111,33 @@ static inline int clearpage_strategy_available(const struct clearpage_cpu *cpu,
 	}
 }
 
-static inline void clearpage_rep_stosb(void *page)
+/*
+ * Range forms: each clears @bytes (a positive multiple of the page size)
+ * from the page-aligned @addr with one string instruction or one loop, so a
+ * huge folio is cleared in a few operations rather than one per 4 KiB. The
+ * non-temporal ones end with a single sfence for the whole range.
+ */
+static inline void clearpage_rep_stosb_range(void *addr, unsigned long bytes)
 {
-	unsigned long count = CLEARPAGE_PAGE_SIZE;
-
 	__asm__ __volatile__("rep stosb"
-		     : "+c"(count), "+D"(page)
+		     : "+c"(bytes), "+D"(addr)
 		     : "a"(0)
 		     : "memory");
 }
 
-static inline void clearpage_rep_stosq(void *page)
+static inline void clearpage_rep_stosq_range(void *addr, unsigned long bytes)
 {
-	unsigned long count = CLEARPAGE_PAGE_SIZE / 8;
+	unsigned long count = bytes / 8;
 
 	__asm__ __volatile__("rep stosq"
-		     : "+c"(count), "+D"(page)
+		     : "+c"(count), "+D"(addr)
 		     : "a"(0UL)
 		     : "memory");
 }
 
-static inline void clearpage_movq(void *page)
+static inline void clearpage_movq_range(void *addr, unsigned long bytes)
 {
-	unsigned long lines = CLEARPAGE_PAGE_SIZE / CLEARPAGE_LINE_SIZE;
+	unsigned long lines = bytes / CLEARPAGE_LINE_SIZE;
 
 	__asm__ __volatile__("1:\n\t"
 		     "movq %2, 0x00(%0)\n\t"
@@ -134,14 +151,14 @@ static inline void clearpage_movq(void *page)
 		     "addq $64, %0\n\t"
 		     "decq %1\n\t"
 		     "jnz 1b"
-		     : "+r"(page), "+r"(lines)
+		     : "+r"(addr), "+r"(lines)
 		     : "r"(0UL)
 		     : "memory", "cc");
 }
 
-static inline void clearpage_movnti(void *page)
+static inline void clearpage_movnti_range(void *addr, unsigned long bytes)
 {
-	unsigned long lines = CLEARPAGE_PAGE_SIZE / CLEARPAGE_LINE_SIZE;
+	unsigned long lines = bytes / CLEARPAGE_LINE_SIZE;
 
 	__asm__ __volatile__("1:\n\t"
 		     "movnti %2, 0x00(%0)\n\t"
@@ -156,50 +173,111 @@ static inline void clearpage_movnti(void *page)
 		     "decq %1\n\t"
 		     "jnz 1b\n\t"
 		     "sfence"
-		     : "+r"(page), "+r"(lines)
+		     : "+r"(addr), "+r"(lines)
 		     : "r"(0UL)
 		     : "memory", "cc");
 }
 
-/* @line_size: cpu->clzero_size, a power of two dividing the page size. */
-static inline void clearpage_clzero(void *page, unsigned long line_size)
+/*
+ * One clzero clears the 64-byte line holding its address; the step is the
+ * line size and nothing else (clearpage_cpu_detect() refuses the strategy
+ * on a CPU that reports another).
+ */
+static inline void clearpage_clzero_range(void *addr, unsigned long bytes)
 {
-	char *p = (char *)page;
-	char *end = p + CLEARPAGE_PAGE_SIZE;
+	char *p = (char *)addr;
+	char *end = p + bytes;
 
-	for (; p < end; p += line_size)
+	for (; p < end; p += CLEARPAGE_LINE_SIZE)
 		/* clzero (%rax); spelled as bytes for older assemblers. */
 		__asm__ __volatile__(".byte 0x0f, 0x01, 0xfc" : : "a"(p) : "memory");
 	__asm__ __volatile__("sfence" : : : "memory");
 }
 
+/* Whether @strategy's stores bypass the cache (and end with sfence). */
+static inline int clearpage_strategy_non_temporal(int strategy)
+{
+	return strategy == CLEARPAGE_STRATEGY_MOVNTI ||
+	       strategy == CLEARPAGE_STRATEGY_CLZERO;
+}
+
 /*
- * Clear @page with @strategy's routine. Returns 0, or -1 for "kernel" (and
- * anything unknown): the caller runs its own routine then, clear_page() in
- * the module, its user-space stand-in elsewhere.
+ * Clear @bytes at @addr (page-aligned, a multiple of the page size) with
+ * @strategy's routine. Returns 0, or -1 for "kernel" (and anything
+ * unknown): the caller runs its own routine then, clear_page() in the
+ * module, its user-space stand-in elsewhere.
  */
-static inline int clearpage_run_routine(const struct clearpage_cpu *cpu,
-					int strategy, void *page)
+static inline int clearpage_run_range_routine(int strategy, void *addr,
+					      unsigned long bytes)
 {
 	switch (strategy) {
 	case CLEARPAGE_STRATEGY_REP_STOSB:
-		clearpage_rep_stosb(page);
+		clearpage_rep_stosb_range(addr, bytes);
 		return 0;
 	case CLEARPAGE_STRATEGY_REP_STOSQ:
-		clearpage_rep_stosq(page);
+		clearpage_rep_stosq_range(addr, bytes);
 		return 0;
 	case CLEARPAGE_STRATEGY_MOVQ:
-		clearpage_movq(page);
+		clearpage_movq_range(addr, bytes);
 		return 0;
 	case CLEARPAGE_STRATEGY_MOVNTI:
-		clearpage_movnti(page);
+		clearpage_movnti_range(addr, bytes);
 		return 0;
 	case CLEARPAGE_STRATEGY_CLZERO:
-		clearpage_clzero(page, cpu->clzero_size);
+		clearpage_clzero_range(addr, bytes);
 		return 0;
 	default:
 		return -1;
 	}
+}
+
+/*
+ * The order in which a huge folio of @nr_pages is cleared when it is cleared
+ * as ranges (as Linux 7.0 does): the subpages right of the faulting one
+ * @fault, then those left of it, and last the faulting subpage with
+ * CLEARPAGE_FAULT_NEIGHBOURS neighbours on each side, with a temporal
+ * routine, so the faulting process finds them in cache. Extents may be
+ * empty (first == end).
+ */
+#define CLEARPAGE_FAULT_NEIGHBOURS 2UL
+
+struct clearpage_extent {
+	unsigned long first, end;	/* subpages [first, end) */
+	int near_fault;			/* cleared with a temporal routine */
+};
+
+static inline void clearpage_folio_extents(unsigned long fault,
+					   unsigned long nr_pages,
+					   struct clearpage_extent extent[3])
+{
+	unsigned long near_first, near_end;
+
+	if (fault >= nr_pages)
+		fault = nr_pages - 1;
+	near_first = fault > CLEARPAGE_FAULT_NEIGHBOURS ?
+		     fault - CLEARPAGE_FAULT_NEIGHBOURS : 0;
+	near_end = fault + CLEARPAGE_FAULT_NEIGHBOURS + 1;
+	if (near_end > nr_pages)
+		near_end = nr_pages;
+	extent[0] = (struct clearpage_extent){ near_end, nr_pages, 0 };
+	extent[1] = (struct clearpage_extent){ 0, near_first, 0 };
+	extent[2] = (struct clearpage_extent){ near_first, near_end, 1 };
+}
+
+/*
+ * The routine for the faulting subpage's neighbourhood: the strategy itself
+ * when it is temporal, else "kernel" (the caller's own temporal routine).
+ */
+static inline int clearpage_near_fault_routine(int strategy)
+{
+	return clearpage_strategy_non_temporal(strategy) ?
+	       CLEARPAGE_STRATEGY_KERNEL : strategy;
+}
+
+/* One 4 KiB page: the range form over one page. */
+static inline int clearpage_run_routine(int strategy, void *page)
+{
+	return clearpage_run_range_routine(strategy, page, CLEARPAGE_PAGE_SIZE);
 }
 
 #endif /* _CLEARPAGE_STRATEGIES_H */

@@ -3,8 +3,9 @@
  * The shared strategy routines, run in user space on the real CPU: each
  * zeroes exactly one 4 KiB page and never touches a byte outside it, at
  * every position the kernel clears (the base pages of a 2 MiB huge page,
- * page-aligned addresses of every alignment up to 2 MiB). CPU detection is
- * checked against /proc/cpuinfo.
+ * page-aligned addresses of every alignment up to 2 MiB); each range form
+ * zeroes exactly its range at every length and start the huge backend uses.
+ * CPU detection is checked against /proc/cpuinfo.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -35,8 +36,56 @@ static void run_strategy(const struct clearpage_cpu *cpu, int strategy,
 			 void *page)
 {
 	/* kernel: in user space, the plain clear it stands for. */
-	if (clearpage_run_routine(cpu, strategy, page))
+	(void)cpu;
+	if (clearpage_run_routine(strategy, page))
 		memset(page, 0, CLEARPAGE_PAGE_SIZE);
+}
+
+/*
+ * The range form over [@offset, @offset + @bytes) of a guarded area: the
+ * number of bytes that are wrong.
+ */
+static unsigned long clear_range_and_count(int strategy, unsigned char *area,
+					   unsigned long area_size,
+					   unsigned long offset,
+					   unsigned long bytes)
+{
+	unsigned long i, wrong = 0;
+
+	memset(area, GUARD, area_size);
+	if (clearpage_run_range_routine(strategy, area + offset, bytes))
+		memset(area + offset, 0, bytes);
+	for (i = 0; i < area_size; i++) {
+		int inside = i >= offset && i < offset + bytes;
+
+		wrong += inside ? area[i] != 0 : area[i] != GUARD;
+	}
+	return wrong;
+}
+
+/*
+ * Every range the huge backend clears: whole folios, chunks of every size it
+ * uses, the pieces left and right of a faulting subpage (odd lengths,
+ * starting anywhere), single pages.
+ */
+static void test_range(int strategy, unsigned char *area,
+		       unsigned long area_size)
+{
+	static const struct { unsigned long first, pages; } ranges[] = {
+		{ 0, 512 }, { 0, 1 }, { 511, 1 }, { 0, 16 }, { 16, 16 },
+		{ 3, 31 }, { 1, 509 }, { 256, 256 }, { 0, 255 }, { 258, 254 },
+		{ 0, 768 },
+	};
+	unsigned long wrong = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		wrong += clear_range_and_count(strategy, area, area_size,
+					       HUGE_SIZE +
+					       ranges[i].first * 4096,
+					       ranges[i].pages * 4096);
+	report(wrong == 0, "%s range form zeroes exactly its range at every size and start%s",
+	       names[strategy], wrong ? " (bytes wrong)" : "");
 }
 
 /*
@@ -83,6 +132,52 @@ static void test_strategy(const struct clearpage_cpu *cpu, int strategy,
 	       names[strategy], wrong ? " (bytes wrong)" : "");
 }
 
+/*
+ * The huge backend's order: for every faulting subpage of a 2 MiB and a
+ * 1 GiB folio (and small mTHP orders), the three extents cover every subpage
+ * exactly once, the faulting one lies in the last extent, which is at most
+ * 2 * CLEARPAGE_FAULT_NEIGHBOURS + 1 pages and the only temporal one, and the
+ * extent right of it comes first.
+ */
+static void test_extents(void)
+{
+	static const unsigned long sizes[] = { 4, 16, 512, 262144 };
+	unsigned long wrong = 0, cases = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		unsigned long nr = sizes[i], step = nr > 512 ? 4093 : 1, fault;
+
+		/* Every subpage (a sample of a gigantic folio), and the last. */
+		for (fault = 0; fault < nr + step - 1; fault += step) {
+			struct clearpage_extent e[3];
+			unsigned long covered = 0;
+			int k;
+
+			if (fault >= nr)
+				fault = nr - 1;	/* the last pass */
+			clearpage_folio_extents(fault, nr, e);
+			for (k = 0; k < 3; k++)
+				covered += e[k].end - e[k].first;
+			wrong += covered != nr;
+			wrong += e[0].end != nr || e[0].first != e[2].end;
+			wrong += e[1].first != 0 || e[1].end != e[2].first;
+			wrong += !(e[2].first <= fault && fault < e[2].end);
+			wrong += e[2].end - e[2].first >
+				 2 * CLEARPAGE_FAULT_NEIGHBOURS + 1;
+			wrong += e[0].near_fault || e[1].near_fault ||
+				 !e[2].near_fault;
+			cases++;
+		}
+	}
+	printf("%s: folio extents partition every folio for %lu faulting subpages\n",
+	       wrong ? "FAIL" : "PASS", cases);
+	if (wrong)
+		failed++;
+	else
+		passed++;
+}
+
 /* Whether /proc/cpuinfo lists @flag for the first CPU; -1 if unreadable. */
 static int cpuinfo_has(const char *flag)
 {
@@ -115,9 +210,12 @@ static void test_detection(const struct clearpage_cpu *cpu)
 
 	report(strlen(cpu->vendor) == 12 && cpu->family > 0,
 	       "cpu detected: vendor %s%s", cpu->vendor, "");
-	report(cpu->clzero_size >= 32 && cpu->clzero_size <= 4096 &&
-	       !(cpu->clzero_size & (cpu->clzero_size - 1)),
-	       "clzero size is a sane power of two%s%s", "", "");
+	report(!cpu->has_clzero || cpu->line_size == 64,
+	       "clzero is offered only with a 64-byte line%s%s", "", "");
+	/* A hypervisor reporting another line size must not get clzero. */
+	report(clearpage_clzero_trusted(1, 64) && !clearpage_clzero_trusted(1, 128) &&
+	       !clearpage_clzero_trusted(1, 32) && !clearpage_clzero_trusted(0, 64),
+	       "clzero is refused for a line size other than 64 (128, 32)%s%s", "", "");
 	for (i = 0; i < 2; i++) {
 		int listed = cpuinfo_has(flags[i]);
 		int detected = i == 0 ? cpu->has_erms : cpu->has_clzero;
@@ -142,6 +240,7 @@ int main(void)
 
 	clearpage_cpu_detect(&cpu);
 	test_detection(&cpu);
+	test_extents();
 
 	raw = mmap(NULL, area_size + HUGE_SIZE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -161,6 +260,7 @@ int main(void)
 			continue;
 		}
 		test_strategy(&cpu, strategy, area, area_size);
+		test_range(strategy, area, area_size);
 	}
 	munmap(raw, area_size + HUGE_SIZE);
 	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);

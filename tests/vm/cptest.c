@@ -15,6 +15,10 @@
  *       --victim renames the process "cptest-victim" once its own memory is
  *       faulted in: the negative-control build of the module skips clears
  *       for that name only.
+ *       --fault-at first|middle|last|random: each huge page is first
+ *       faulted by a write of zero at that subpage (default: the first, as
+ *       MADV_POPULATE_WRITE does), so the kernel clears it with that
+ *       faulting address. --gigantic: hugetlb pages of 1 GiB.
  *       SIGTERM ends the run after the current round.
  *       Prints "pages=<base pages checked> nonzero=<bytes not zero>"; exits 0
  *       only when every byte was zero, 1 on a non-zero byte, 2 on a setup
@@ -56,10 +60,15 @@
 #ifndef MAP_HUGETLB
 #define MAP_HUGETLB 0x40000
 #endif
+#ifndef MAP_HUGE_SHIFT
+#define MAP_HUGE_SHIFT 26
+#endif
+#define MAP_HUGE_1GB (30 << MAP_HUGE_SHIFT)
 #define MPOL_BIND 2
 
 #define PAGE_SIZE_4K 4096UL
 #define HUGE_SIZE (2UL << 20)
+#define GIGANTIC_SIZE (1UL << 30)
 
 enum kind { KIND_4K, KIND_THP, KIND_HUGETLB, KIND_HUGETLBFS };
 
@@ -73,7 +82,11 @@ struct fault_options {
 	int dontneed;
 	int fork;
 	int victim;
+	int fault_at;		/* enum fault_at */
+	int gigantic;
 };
+
+enum fault_at { FAULT_FIRST, FAULT_MIDDLE, FAULT_LAST, FAULT_RANDOM };
 
 struct tally {
 	unsigned long pages;
@@ -125,7 +138,7 @@ static void *map_hugetlbfs(unsigned long bytes)
 }
 
 /* Map @bytes of the kind, aligned for huge pages; NULL on failure. */
-static void *map_kind(enum kind kind, unsigned long bytes)
+static void *map_kind(enum kind kind, unsigned long bytes, int gigantic)
 {
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 	char *raw, *aligned;
@@ -134,7 +147,8 @@ static void *map_kind(enum kind kind, unsigned long bytes)
 		return map_hugetlbfs(bytes);
 	if (kind == KIND_HUGETLB) {
 		raw = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			   flags | MAP_HUGETLB, -1, 0);
+			   flags | MAP_HUGETLB | (gigantic ? MAP_HUGE_1GB : 0),
+			   -1, 0);
 		return raw == MAP_FAILED ? NULL : raw;
 	}
 	raw = mmap(NULL, bytes + HUGE_SIZE, PROT_READ | PROT_WRITE, flags, -1,
@@ -148,6 +162,28 @@ static void *map_kind(enum kind kind, unsigned long bytes)
 	madvise(aligned, bytes,
 		kind == KIND_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 	return aligned;
+}
+
+/*
+ * Fault each huge page of [p, p + bytes) first at the chosen subpage, with a
+ * write of zero (a read would map the shared zero page), then the rest.
+ */
+static int populate_at(unsigned char *p, unsigned long bytes,
+		       unsigned long huge_size, int fault_at)
+{
+	unsigned long offset, subpages = huge_size / PAGE_SIZE_4K, index;
+
+	for (offset = 0; offset < bytes; offset += huge_size) {
+		switch (fault_at) {
+		case FAULT_MIDDLE: index = subpages / 2 + 1; break;
+		case FAULT_LAST: index = subpages - 1; break;
+		case FAULT_RANDOM: index = (unsigned long)random() % subpages; break;
+		default: index = 0; break;
+		}
+		/* Not the page's first byte: the address is what counts. */
+		((volatile unsigned char *)p)[offset + index * PAGE_SIZE_4K + 100] = 0;
+	}
+	return 0;
 }
 
 static int populate(void *p, unsigned long bytes)
@@ -196,10 +232,10 @@ static void check_range(const char *what, unsigned char *p,
 }
 
 /* Fill memory of the kind with a pattern and free it again. */
-static int dirty_memory(enum kind kind, unsigned long bytes)
+static int dirty_memory(enum kind kind, unsigned long bytes, int gigantic)
 {
 	unsigned long offset;
-	char *p = map_kind(kind, bytes);
+	char *p = map_kind(kind, bytes, gigantic);
 
 	if (!p)
 		return -1;
@@ -209,9 +245,19 @@ static int dirty_memory(enum kind kind, unsigned long bytes)
 	return 0;
 }
 
+/* Fault the whole mapping in, each huge page first at o->fault_at. */
+static int fault_in(const struct fault_options *o, unsigned char *p)
+{
+	unsigned long huge_size = o->gigantic ? GIGANTIC_SIZE : HUGE_SIZE;
+
+	if (o->kind != KIND_4K && o->fault_at != FAULT_FIRST)
+		populate_at(p, o->bytes, huge_size, o->fault_at);
+	return populate(p, o->bytes);
+}
+
 static int fault_and_check(const struct fault_options *o, struct tally *tally)
 {
-	unsigned char *p = map_kind(o->kind, o->bytes);
+	unsigned char *p = map_kind(o->kind, o->bytes, o->gigantic);
 	pid_t child = -1;
 	int status, rc = 0;
 
@@ -225,7 +271,7 @@ static int fault_and_check(const struct fault_options *o, struct tally *tally)
 		if (child == 0) {
 			struct tally mine = { 0 };
 
-			if (populate(p, o->bytes))
+			if (fault_in(o, p))
 				_exit(2);
 			check_range("child", p, o->bytes, &mine);
 			_exit(mine.nonzero ? 1 : 0);
@@ -235,13 +281,13 @@ static int fault_and_check(const struct fault_options *o, struct tally *tally)
 			rc = -1;
 		}
 	}
-	if (!rc && populate(p, o->bytes) == 0)
+	if (!rc && fault_in(o, p) == 0)
 		check_range("fault", p, o->bytes, tally);
 	else
 		rc = -1;
 	if (!rc && o->dontneed) {
 		madvise(p, o->bytes, MADV_DONTNEED);
-		if (populate(p, o->bytes) == 0)
+		if (fault_in(o, p) == 0)
 			check_range("refault", p, o->bytes, tally);
 		else
 			rc = -1;
@@ -318,6 +364,8 @@ static int cmd_fault(int argc, char **argv)
 		{ "dontneed", no_argument, NULL, 'D' },
 		{ "fork", no_argument, NULL, 'f' },
 		{ "victim", no_argument, NULL, 'v' },
+		{ "fault-at", required_argument, NULL, 'a' },
+		{ "gigantic", no_argument, NULL, 'g' },
 		{ 0 }
 	};
 	struct fault_options o = { .kind = KIND_4K, .node = -1,
@@ -360,12 +408,33 @@ static int cmd_fault(int argc, char **argv)
 		case 'v':
 			o.victim = 1;
 			break;
+		case 'a':
+			if (!strcmp(optarg, "first"))
+				o.fault_at = FAULT_FIRST;
+			else if (!strcmp(optarg, "middle"))
+				o.fault_at = FAULT_MIDDLE;
+			else if (!strcmp(optarg, "last"))
+				o.fault_at = FAULT_LAST;
+			else if (!strcmp(optarg, "random"))
+				o.fault_at = FAULT_RANDOM;
+			else {
+				fprintf(stderr, "cptest: --fault-at first|middle|last|random\n");
+				return 2;
+			}
+			break;
+		case 'g':
+			o.gigantic = 1;
+			break;
 		default:
 			return 2;
 		}
 	}
 	if (!o.bytes || o.bytes % HUGE_SIZE || o.node >= 1024) {
 		fprintf(stderr, "cptest: --mb must be a positive even number\n");
+		return 2;
+	}
+	if (o.gigantic && (o.kind != KIND_HUGETLB || o.bytes % GIGANTIC_SIZE)) {
+		fprintf(stderr, "cptest: --gigantic needs --kind hugetlb and a multiple of 1024 MiB\n");
 		return 2;
 	}
 	if (bind_to_node(o.node))
@@ -377,7 +446,7 @@ static int cmd_fault(int argc, char **argv)
 	deadline = now() + o.seconds;
 	for (round = 0; !terminated &&
 	     (o.seconds ? now() < deadline : round < o.rounds); round++) {
-		if (o.dirty && dirty_memory(o.kind, o.bytes)) {
+		if (o.dirty && dirty_memory(o.kind, o.bytes, o.gigantic)) {
 			fprintf(stderr, "cptest: dirty: mmap: %s\n",
 				strerror(errno));
 			return 2;
@@ -385,8 +454,9 @@ static int cmd_fault(int argc, char **argv)
 		if (fault_and_check(&o, &tally))
 			return 2;
 	}
-	printf("fault kind=%s node=%d rounds=%ld pages=%lu nonzero=%lu\n",
-	       kind_name(o.kind), o.node, round, tally.pages, tally.nonzero);
+	printf("fault kind=%s%s node=%d rounds=%ld pages=%lu nonzero=%lu\n",
+	       kind_name(o.kind), o.gigantic ? "-1g" : "", o.node, round,
+	       tally.pages, tally.nonzero);
 	return tally.nonzero ? 1 : 0;
 }
 
