@@ -45,6 +45,20 @@ bool bench_strategy_usable(int strategy);
 int bench_kernel_routine(void);
 /* Clear @page with @strategy; "kernel" runs bench_kernel_routine(). */
 void bench_clear(int strategy, void *page);
+/* The range form of @strategy; "kernel" runs bench_kernel_routine()'s. */
+void bench_clear_range(int strategy, void *p, size_t bytes);
+/*
+ * Clear the huge folio of @nr_pages at @folio as clearpage.ko's huge backend
+ * does with @strategy: ranges of @chunk_pages in clearpage_folio_extents()
+ * order, the faulting subpage @fault's neighbourhood last with a temporal
+ * routine. "kernel" is the kernel's own walk (clearpage_kernel_walk(), one
+ * 4 KiB page at a time with bench_kernel_routine()), as the module keeps it.
+ */
+void bench_clear_folio(int strategy, char *folio, unsigned long nr_pages,
+		       unsigned long fault, unsigned long chunk_pages);
+/* The kernel's MAX_ORDER_NR_PAGES on x86-64 (6.1 and 6.12). */
+#define BENCH_MAX_ORDER_PAGES 1024UL
+
 /* Strategies named in a comma list ("all": every usable one) as a mask. */
 int bench_parse_strategies(const char *list, unsigned int *mask);
 

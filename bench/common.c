@@ -111,6 +111,42 @@ void bench_clear(int strategy, void *page)
 		clearpage_run_routine(bench_kernel_routine(), page);
 }
 
+void bench_clear_range(int strategy, void *p, size_t bytes)
+{
+	if (clearpage_run_range_routine(strategy, p, bytes))
+		clearpage_run_range_routine(bench_kernel_routine(), p, bytes);
+}
+
+static void walk_clear(void *folio, unsigned long index)
+{
+	bench_clear(CLEARPAGE_STRATEGY_KERNEL, (char *)folio + index * BENCH_PAGE);
+}
+
+void bench_clear_folio(int strategy, char *folio, unsigned long nr_pages,
+		       unsigned long fault, unsigned long chunk_pages)
+{
+	struct clearpage_extent extent[3];
+
+	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
+		clearpage_kernel_walk(fault, nr_pages, BENCH_MAX_ORDER_PAGES,
+				      walk_clear, folio);
+		return;
+	}
+	clearpage_folio_extents(fault, nr_pages, extent);
+	for (int i = 0; i < 3; i++) {
+		int routine = extent[i].near_fault ?
+			      clearpage_near_fault_routine(strategy) : strategy;
+
+		for (unsigned long first = extent[i].first, n; first < extent[i].end;
+		     first += n) {
+			n = extent[i].end - first < chunk_pages ?
+			    extent[i].end - first : chunk_pages;
+			bench_clear_range(routine, folio + first * BENCH_PAGE,
+					  n * BENCH_PAGE);
+		}
+	}
+}
+
 int bench_parse_strategies(const char *list, unsigned int *mask)
 {
 	char *copy, *tok, *save;

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * clearpage-bench strategies: every strategy routine, in user space, on a
- * buffer that is hot (cleared once untimed, then timed while its lines are
- * cached) or cold (every line flushed from every cache level before each
- * timed pass), at each size. Median, min and max of the passes, in ns per
- * 4 KiB page and GB/s.
+ * clearpage-bench strategies: every strategy routine, in user space.
+ *
+ * --pattern faults (the default): in the patterns the kernel's paths clear
+ * in, beside the kernel's own way (patterns.c).
+ * --pattern contiguous: on a buffer that is hot (cleared once untimed, then
+ * timed while its lines are cached) or cold (every line flushed from every
+ * cache level before each timed pass), at each size, page after page in
+ * address order. Median, min and max of the passes, in ns per 4 KiB page
+ * and GB/s. Hardware prefetch makes this rank strategies differently from
+ * faults: it is kept to show that, not to choose by.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,16 +17,25 @@
 #include <string.h>
 
 #include "bench.h"
+#include "patterns.h"
 
 #define MAX_SIZES 16
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: clearpage-bench strategies [--sizes LIST] [--runs N]\n"
+		"Usage: clearpage-bench strategies [--pattern faults|contiguous] [--runs N]\n"
 		"                                 [--strategies LIST|all] [--cpu C] [--node N]\n"
-		"                                 [--out DIR]\n"
-		"  --sizes       buffer sizes (default 16K,256K,8M,64M,512M,4G)\n"
+		"                                 [--chunks LIST] [--pool SIZE] [--no-gigantic]\n"
+		"                                 [--sizes LIST] [--out DIR]\n"
+		"  --pattern     faults (default): single cold pages at random addresses,\n"
+		"                hot pages, 2 MiB and 1 GiB folios cleared as the module's\n"
+		"                huge backend clears them, each beside the kernel's way;\n"
+		"                contiguous: buffers of --sizes cleared in address order\n"
+		"  --chunks      range sizes of the folio arms (default 64K,2M)\n"
+		"  --pool        the pool single cold pages come from (default 1G)\n"
+		"  --no-gigantic leave out the 1 GiB folio\n"
+		"  --sizes       contiguous buffer sizes (default 16K,256K,8M,64M,512M,4G)\n"
 		"  --runs        timed passes per point, median reported (default 5)\n"
 		"  --strategies  user-space routines to time (default all)\n"
 		"  --cpu, --node run on CPU C, with memory on node N\n"
@@ -57,6 +71,10 @@ int bench_strategies(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "node", required_argument, NULL, 'n' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "pattern", required_argument, NULL, 'p' },
+		{ "chunks", required_argument, NULL, 'C' },
+		{ "pool", required_argument, NULL, 'P' },
+		{ "no-gigantic", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -67,12 +85,25 @@ int bench_strategies(int argc, char **argv)
 	int nr_sizes, opt, s, i, err;
 	struct bench_out out;
 	json_object *results;
+	struct patterns_options po = { .gigantic = true, .pool_bytes = 1ULL << 30 };
+	const char *chunk_list = "64K,2M", *pool = NULL;
+	bool contiguous = false, sizes_given = false;
 
 	if (bench_parse_strategies("all", &mask))
 		return 2;
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
-		case 's': size_list = optarg; break;
+		case 's': size_list = optarg; sizes_given = true; break;
+		case 'p':
+			if (strcmp(optarg, "faults") && strcmp(optarg, "contiguous")) {
+				bench_error("--pattern: '%s' is not faults or contiguous", optarg);
+				return 2;
+			}
+			contiguous = !strcmp(optarg, "contiguous");
+			break;
+		case 'C': chunk_list = optarg; break;
+		case 'P': pool = optarg; break;
+		case 'G': po.gigantic = false; break;
 		case 'r':
 			if (bench_parse_uint(optarg, "--runs", 1000, &runs) || !runs)
 				return 2;
@@ -98,7 +129,27 @@ int bench_strategies(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (sizes_given && !contiguous) {
+		bench_error("--sizes is for --pattern contiguous");
+		return 2;
+	}
 	nr_sizes = bench_parse_sizes(size_list, sizes, MAX_SIZES);
+	po.nr_chunks = bench_parse_sizes(chunk_list, po.chunks, 8);
+	if (po.nr_chunks < 0 || (pool && bench_parse_sizes(pool, &po.pool_bytes, 1) != 1)) {
+		bench_error("--chunks/--pool: '%s' is not a list of sizes that are multiples of 4K (e.g. 64K,2M)",
+			    po.nr_chunks < 0 ? chunk_list : pool);
+		return 2;
+	}
+	for (i = 0; i < po.nr_chunks; i++)
+		if (po.chunks[i] > BENCH_HUGE) {
+			bench_error("--chunks: %llu bytes is more than a 2 MiB folio",
+				    (unsigned long long)po.chunks[i]);
+			return 2;
+		}
+	if (po.pool_bytes < 16 * BENCH_PAGE) {
+		bench_error("--pool: at least 64K");
+		return 2;
+	}
 	if (nr_sizes < 0) {
 		bench_error("--sizes: '%s' is not a list of sizes that are multiples of 4K (e.g. 16K,8M,4G)",
 			    size_list);
@@ -112,6 +163,17 @@ int bench_strategies(int argc, char **argv)
 		}
 	if (cpu != ~0UL && bench_bind_cpu((int)cpu))
 		return 1;
+	if (!contiguous) {
+		po.mask = mask;
+		po.runs = runs;
+		po.node = node == ~0UL ? -1 : (int)node;
+		if (bench_out_open(&out, dir, "strategies", argc, argv,
+				   PATTERNS_CSV_HEADER))
+			return 1;
+		err = bench_patterns(&out, &po);
+		err = bench_out_close(&out) || err;
+		return err ? 1 : 0;
+	}
 	if (bench_out_open(&out, dir, "strategies", argc, argv,
 			   "strategy,size_bytes,mode,ns_per_4k_median,ns_per_4k_min,ns_per_4k_max,gb_per_s"))
 		return 1;

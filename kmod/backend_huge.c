@@ -45,59 +45,42 @@ static bool allocator_zeroes_pages(void)
 	return want_init_on_alloc(0) && !want_init_on_free();
 }
 
+struct walk {
+	struct clearpage_node *node;
+	int strategy;
+	struct page *page;
+	bool reference;
+};
+
 /*
  * One subpage of the kernel's walk. A reference folio's subpages are cleared
  * with the kernel's routine and every one is timed.
  */
-static void clear_subpage(struct clearpage_node *node, int strategy,
-			  struct page *page, unsigned int index, bool reference)
+static void clear_subpage(void *arg, unsigned long index)
 {
-	struct page *subpage = nth_page(page, index);
+	struct walk *walk = arg;
+	struct page *subpage = nth_page(walk->page, index);
 	u64 start;
 
 	cond_resched();
-	if (!reference) {
-		clearpage_clear_page(node, strategy, subpage,
+	if (!walk->reference) {
+		clearpage_clear_page(walk->node, walk->strategy, subpage,
 				     CLEARPAGE_BACKEND_HUGE);
 		return;
 	}
 	start = local_clock();
 	clearpage_run(CLEARPAGE_STRATEGY_KERNEL, page_address(subpage));
-	clearpage_account_reference(node, 1, local_clock() - start);
+	clearpage_account_reference(walk->node, 1, local_clock() - start);
 }
 
-/*
- * The kernel's own order (process_huge_page() in 6.1 and 6.12): subpages far
- * from the faulting one first, then converging on it from both sides; a
- * gigantic page in address order.
- */
 static void clear_huge_walk(struct clearpage_node *node, int strategy,
 			    struct page *page, unsigned int fault,
 			    unsigned int nr_pages, bool reference)
 {
-	int i, n = fault, base, l;
+	struct walk walk = { node, strategy, page, reference };
 
-	if (nr_pages > MAX_ORDER_NR_PAGES) {
-		for (i = 0; i < nr_pages; i++)
-			clear_subpage(node, strategy, page, i, reference);
-		return;
-	}
-	if (2 * n <= nr_pages) {
-		base = 0;
-		l = n;
-		for (i = nr_pages - 1; i >= 2 * n; i--)
-			clear_subpage(node, strategy, page, i, reference);
-	} else {
-		base = nr_pages - 2 * (nr_pages - n);
-		l = nr_pages - n;
-		for (i = 0; i < base; i++)
-			clear_subpage(node, strategy, page, i, reference);
-	}
-	for (i = 0; i < l; i++) {
-		clear_subpage(node, strategy, page, base + i, reference);
-		clear_subpage(node, strategy, page, base + 2 * l - 1 - i,
-			      reference);
-	}
+	clearpage_kernel_walk(fault, nr_pages, MAX_ORDER_NR_PAGES,
+			      clear_subpage, &walk);
 }
 
 /* Subpages [first, end) as ranges of at most huge_chunk_kb each. */

@@ -232,6 +232,42 @@ static inline int clearpage_run_range_routine(int strategy, void *addr,
 }
 
 /*
+ * The kernel's own order for a huge folio (process_huge_page() in Linux 6.1
+ * and 6.12), the baseline: subpages far from the faulting one @fault first,
+ * then converging on it from both sides, one 4 KiB page at a time; a folio of
+ * more than @max_order_pages (gigantic) in address order. Calls
+ * @clear(@ctx, index) for every subpage; inlined, so the call is direct.
+ */
+static inline __attribute__((always_inline)) void
+clearpage_kernel_walk(unsigned long fault, unsigned long nr_pages,
+		      unsigned long max_order_pages,
+		      void (*clear)(void *ctx, unsigned long index), void *ctx)
+{
+	long i, n = (long)fault, nr = (long)nr_pages, base, l;
+
+	if (nr_pages > max_order_pages) {
+		for (i = 0; i < nr; i++)
+			clear(ctx, (unsigned long)i);
+		return;
+	}
+	if (2 * n <= nr) {
+		base = 0;
+		l = n;
+		for (i = nr - 1; i >= 2 * n; i--)
+			clear(ctx, (unsigned long)i);
+	} else {
+		base = nr - 2 * (nr - n);
+		l = nr - n;
+		for (i = 0; i < base; i++)
+			clear(ctx, (unsigned long)i);
+	}
+	for (i = 0; i < l; i++) {
+		clear(ctx, (unsigned long)(base + i));
+		clear(ctx, (unsigned long)(base + 2 * l - 1 - i));
+	}
+}
+
+/*
  * The order in which a huge folio of @nr_pages is cleared when it is cleared
  * as ranges (as Linux 7.0 does): the subpages right of the faulting one
  * @fault, then those left of it, and last the faulting subpage with

@@ -30,14 +30,23 @@ json() {
 svg() { head -c 512 "$1" | grep -q '<svg'; }
 rows() { test "$(($(wc -l < "$1") - 1))" -eq "$2"; }
 
-nstrat=$("$bench" strategies --sizes 16K --runs 1 --out "$out/probe" 2>/dev/null | tail -n +2 | wc -l)
+nstrat=$("$bench" strategies --pattern contiguous --sizes 16K --runs 1 --out "$out/probe" 2>/dev/null | tail -n +2 | wc -l)
 
 # strategies
-check "strategies runs" "$bench" strategies --sizes 16K,64K --runs 2 --out "$out/s"
+check "strategies --pattern contiguous runs" "$bench" strategies --pattern contiguous --sizes 16K,64K --runs 2 --out "$out/s"
 check "strategies.json: a result per strategy, size and mode" \
 	json "$out/s/strategies.json" "len(d['results']) == $nstrat * 2 * 2 and all(r['ns_per_4k_min'] <= r['ns_per_4k_median'] <= r['ns_per_4k_max'] for r in d['results']) and d['meta']['cpu_vendor']"
 check "strategies.csv: the same rows" rows "$out/s/strategies.csv" $((nstrat * 4))
 check "strategies.svg" svg "$out/s/strategies.svg"
+# The fault-like patterns: per pattern and touch, a kernel arm and one arm
+# per strategy (per chunk size for folios): 4k-cold 3 touches, 4k-hot 2,
+# 2m-cold 3 with 2 chunk sizes, 2m-hot 1 with 2 chunk sizes.
+check "strategies (fault-like patterns) runs" "$bench" strategies --runs 2 --pool 8M --no-gigantic --chunks 64K,2M --out "$out/p"
+points=$(( (3 + 2) * (1 + nstrat) + (3 + 1) * (1 + 2 * nstrat) ))
+check "strategies.json: every pattern, arm, chunk and touch, each with a ratio to the kernel arm" \
+	json "$out/p/strategies.json" "len(d['results']) == $points and all(r['ns_per_4k_min'] <= r['ns_per_4k_median'] <= r['ns_per_4k_max'] and r['ratio_to_kernel'] > 0 for r in d['results']) and all(r['ratio_to_kernel'] == 1 for r in d['results'] if r['arm'] == 'kernel') and {r['pattern'] for r in d['results']} == {'4k-cold', '4k-hot', '2m-cold', '2m-hot'}"
+check "strategies.csv (fault-like patterns): the same rows" rows "$out/p/strategies.csv" $points
+check "strategies.svg (fault-like patterns)" svg "$out/p/strategies.svg"
 
 # faults (the running kernel; without the module: the current strategy)
 check "faults runs" "$bench" faults --sizes 2M,4M --runs 2 --node 0 --strategies current --out "$out/f"
@@ -77,7 +86,10 @@ expect2() {
 	test $? -eq 2 && grep -q -- "$pattern" "$out/err"
 }
 check "unknown command" expect2 "unknown command" "$bench" nosuch
-check "a size that is not a multiple of 4K" expect2 "--sizes" "$bench" strategies --sizes 3K
+check "a size that is not a multiple of 4K" expect2 "--sizes" "$bench" strategies --pattern contiguous --sizes 3K
+check "--sizes without --pattern contiguous" expect2 "--sizes" "$bench" strategies --sizes 16K
+check "an unknown pattern" expect2 "--pattern" "$bench" strategies --pattern sequential
+check "a chunk larger than a folio" expect2 "--chunks" "$bench" strategies --chunks 4M
 check "an unknown strategy" expect2 "unknown strategy" "$bench" strategies --strategies fast
 check "bad phases" expect2 "--phases" "$bench" replay --phases warm:3
 check "a bad --config is refused with file:line" \

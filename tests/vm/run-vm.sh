@@ -7,7 +7,10 @@
 #
 #   tests/vm/run-vm.sh --kernel VERSION --suite NAME --module KO --cptest BIN
 #                      [--module-test KO] [--bin PROGRAM]... [--append "ARGS"]
-#                      [--log FILE] [--timeout SECONDS]
+#                      [--log FILE] [--timeout SECONDS] [--node-mb MIB]
+#
+# --node-mb sizes each of the two NUMA nodes (default 512; 1536 leaves room
+# for a 1 GiB huge page on each).
 #
 # --module-test adds a test build of the module (kmod/ built with
 # -DCLEARPAGE_TEST_BROKEN_CLEAR -DCLEARPAGE_TEST_CALIBRATION) as
@@ -27,6 +30,7 @@ top=$(cd "$here/../.." && pwd)
 kernel="" suite="" module="" module_test="" cptest="" append="" log=""
 bins=()
 timeout=1200
+node_mb=512
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -39,6 +43,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
+	--node-mb) node_mb=$2; shift 2 ;;
 	*) echo "run-vm.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -82,11 +87,11 @@ accel="-accel tcg,thread=${CLEARPAGE_VM_TCG_THREAD:-single}"
 [ -n "$log" ] || log=$work/console.log
 
 set +e
-timeout --foreground -k 10 "$timeout" "$qemu" $accel -cpu max -m 1G \
+timeout --foreground -k 10 "$timeout" "$qemu" $accel -cpu max -m $((2 * node_mb))M \
 	-smp 2,sockets=2,cores=1,threads=1 \
-	-object memory-backend-ram,id=m0,size=512M \
+	-object memory-backend-ram,id=m0,size=${node_mb}M \
 	-numa node,nodeid=0,cpus=0,memdev=m0 \
-	-object memory-backend-ram,id=m1,size=512M \
+	-object memory-backend-ram,id=m1,size=${node_mb}M \
 	-numa node,nodeid=1,cpus=1,memdev=m1 \
 	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
 	-append "console=ttyS0 panic=-1 panic_on_warn=1 oops=panic loglevel=5 cpvm_suite=$suite $append" \

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpage-bench strategies, fault-like patterns: every strategy in the
+ * pattern the kernel's paths really clear in, each beside the kernel's own
+ * way of doing it, measured side by side (arms interleaved in every run).
+ *
+ *   4k-cold  single pages at random, non-adjacent addresses of a pool far
+ *            larger than the last-level cache, each flushed first: what an
+ *            anonymous 4 KiB fault clears.
+ *   4k-hot   4 pages cleared over and over (a recycled, cached page).
+ *   2m-cold  whole 2 MiB folios, flushed first, cleared as clearpage.ko's
+ *            huge backend clears them (ranges of each --chunks size, the
+ *            faulting subpage 0 and its neighbours last); the kernel arm is
+ *            the 6.1/6.12 walk, 4 KiB at a time, converging on subpage 0.
+ *   2m-hot   the same folio cleared again while it is still cached.
+ *   1g-cold  a 1 GiB folio, flushed, in 2 MiB chunks; the kernel walks it
+ *            4 KiB at a time in address order.
+ *
+ * After each clear the "application" touches nothing, the first line
+ * (4 KiB), the faulting subpage, every line of the page, or every line of
+ * the folio: time spent there counts, because a non-temporal clear moves
+ * the cost of the misses to the application. Figures: ns per 4 KiB, median
+ * of --runs, and the ratio to the kernel arm of the same pattern and touch.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <x86intrin.h>
+
+#include "bench.h"
+#include "patterns.h"
+
+#define HOT_PAGES 4
+#define SCATTERED_PAGES 2048	/* single pages per 4k-cold run */
+#define FOLIOS_PER_RUN 16	/* 2 MiB folios per 2m run (32 MiB) */
+#define GIGANTIC (1UL << 30)
+#define MAX_CHUNKS 8
+
+enum touch { TOUCH_NONE, TOUCH_LINE, TOUCH_FAULT, TOUCH_PAGE, TOUCH_FOLIO };
+static const char *const touch_names[] = { "none", "line", "fault-page",
+					   "page", "folio" };
+
+struct point {
+	const char *pattern;
+	int strategy;		/* CLEARPAGE_STRATEGY_KERNEL: the kernel arm */
+	unsigned long chunk;	/* bytes per range; 0: single pages / walk */
+	enum touch touch;
+	double *ns;		/* per run, ns per 4 KiB */
+};
+
+static volatile uint64_t sink;
+
+static void touch_lines(const char *p, size_t bytes)
+{
+	uint64_t sum = 0;
+
+	for (size_t off = 0; off < bytes; off += CLEARPAGE_LINE_SIZE)
+		sum += *(const volatile uint64_t *)(p + off);
+	sink += sum;
+}
+
+/* 4k-cold: @nr pages of @order, flushed, cleared and touched one by one. */
+static double run_scattered(const struct point *pt, char *pool,
+			    const uint32_t *order, unsigned long nr,
+			    unsigned long *cursor)
+{
+	uint64_t t0;
+	unsigned long i;
+
+	for (i = 0; i < nr; i++)
+		bench_flush(pool + (uint64_t)order[(*cursor + i) % nr] * BENCH_PAGE,
+			    BENCH_PAGE);
+	t0 = bench_now_ns();
+	for (i = 0; i < nr; i++) {
+		char *page = pool + (uint64_t)order[(*cursor)++ % nr] * BENCH_PAGE;
+
+		bench_clear(pt->strategy, page);
+		if (pt->touch == TOUCH_LINE)
+			touch_lines(page, CLEARPAGE_LINE_SIZE);
+		else if (pt->touch == TOUCH_PAGE)
+			touch_lines(page, BENCH_PAGE);
+	}
+	_mm_sfence();
+	return (double)(bench_now_ns() - t0) / nr;
+}
+
+static double run_hot(const struct point *pt, char *buf)
+{
+	uint64_t t0;
+	int i, pass;
+
+	for (i = 0; i < HOT_PAGES; i++)
+		bench_clear(pt->strategy, buf + i * BENCH_PAGE);
+	t0 = bench_now_ns();
+	for (pass = 0; pass < 64; pass++)
+		for (i = 0; i < HOT_PAGES; i++) {
+			bench_clear(pt->strategy, buf + i * BENCH_PAGE);
+			if (pt->touch == TOUCH_PAGE)
+				touch_lines(buf + i * BENCH_PAGE, BENCH_PAGE);
+		}
+	_mm_sfence();
+	return (double)(bench_now_ns() - t0) / (64 * HOT_PAGES);
+}
+
+/* Folios of @folio_bytes: @nr of them from @pool, cold or hot. */
+static double run_folios(const struct point *pt, char *pool,
+			 unsigned long folio_bytes, unsigned long nr, bool cold)
+{
+	unsigned long pages = folio_bytes / BENCH_PAGE, i;
+	unsigned long chunk = pt->chunk ? pt->chunk / BENCH_PAGE : 1;
+	uint64_t t0;
+
+	if (cold)
+		bench_flush(pool, nr * folio_bytes);
+	else
+		for (i = 0; i < nr; i++)
+			bench_clear_folio(pt->strategy, pool + i * folio_bytes,
+					  pages, 0, chunk);
+	t0 = bench_now_ns();
+	for (i = 0; i < nr; i++) {
+		char *folio = pool + i * folio_bytes;
+
+		bench_clear_folio(pt->strategy, folio, pages, 0, chunk);
+		if (pt->touch == TOUCH_FAULT)
+			touch_lines(folio, BENCH_PAGE);
+		else if (pt->touch == TOUCH_FOLIO)
+			touch_lines(folio, folio_bytes);
+	}
+	_mm_sfence();
+	return (double)(bench_now_ns() - t0) / (nr * pages);
+}
+
+static int add_point(struct point *points, int *n, int max, const char *pattern,
+		     int strategy, unsigned long chunk, enum touch touch,
+		     unsigned long runs)
+{
+	if (*n == max)
+		return -1;
+	points[*n] = (struct point){ pattern, strategy, chunk, touch,
+				     calloc(runs, sizeof(double)) };
+	if (!points[*n].ns)
+		return -1;
+	(*n)++;
+	return 0;
+}
+
+/* The kernel arm, then every strategy (at every chunk size for folios). */
+static int add_arms(struct point *points, int *n, int max, const char *pattern,
+		    unsigned int mask, const uint64_t *chunks, int nr_chunks,
+		    enum touch touch, unsigned long runs)
+{
+	int err = add_point(points, n, max, pattern, CLEARPAGE_STRATEGY_KERNEL,
+			    0, touch, runs);
+
+	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT && !err; s++) {
+		if (!(mask & (1U << s)))
+			continue;
+		if (!nr_chunks)
+			err = add_point(points, n, max, pattern, s, 0, touch, runs);
+		for (int c = 0; c < nr_chunks && !err; c++)
+			err = add_point(points, n, max, pattern, s, chunks[c],
+					touch, runs);
+	}
+	return err;
+}
+
+static void shuffle_even_pages(uint32_t *order, unsigned long nr)
+{
+	for (unsigned long i = 0; i < nr; i++)
+		order[i] = (uint32_t)(2 * i);
+	for (unsigned long i = nr - 1; i > 0; i--) {
+		unsigned long j = (unsigned long)random() % (i + 1);
+		uint32_t t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+}
+
+static const char plot[] =
+	"set title 'clearpage-bench strategies: time over the kernel arm (fault-like patterns)'\n"
+	"set ylabel 'ns per 4 KiB / kernel arm (median)'\nset grid ytics\n"
+	"set style fill solid 0.6\nset boxwidth 0.8\nset key off\n"
+	"set xtics rotate by 90 right font ',7'\nset bmargin 14\n"
+	"plot csv every ::1 using 0:9:xtic(stringcolumn(1).' '.stringcolumn(2).' '."
+	"stringcolumn(3).' '.stringcolumn(5)) with boxes\n";
+
+int bench_patterns(struct bench_out *out, const struct patterns_options *o)
+{
+	struct point points[512];
+	int n = 0, i, err = 0;
+	unsigned long scattered = SCATTERED_PAGES, cursor = 0;
+	uint64_t pool_bytes = o->pool_bytes;
+	char *pool = NULL, *hot = NULL, *folios = NULL, *giga = NULL;
+	uint32_t *order = NULL;
+	json_object *results;
+	bool have_giga = o->gigantic;
+
+	/* The points, in output order. */
+	for (enum touch t = TOUCH_NONE; t <= TOUCH_PAGE && !err; t++)
+		if (t != TOUCH_FAULT)
+			err = add_arms(points, &n, 512, "4k-cold", o->mask, NULL, 0,
+				       t, o->runs);
+	for (enum touch t = TOUCH_NONE; t <= TOUCH_PAGE && !err; t += TOUCH_PAGE)
+		err = add_arms(points, &n, 512, "4k-hot", o->mask, NULL, 0, t,
+			       o->runs);
+	for (enum touch t = TOUCH_NONE; t <= TOUCH_FOLIO && !err; t++)
+		if (t == TOUCH_NONE || t == TOUCH_FAULT || t == TOUCH_FOLIO)
+			err = add_arms(points, &n, 512, "2m-cold", o->mask,
+				       o->chunks, o->nr_chunks, t, o->runs);
+	if (!err)
+		err = add_arms(points, &n, 512, "2m-hot", o->mask, o->chunks,
+			       o->nr_chunks, TOUCH_NONE, o->runs);
+	for (enum touch t = TOUCH_NONE; have_giga && t <= TOUCH_FAULT && !err;
+	     t += TOUCH_FAULT) {
+		uint64_t two_mb = BENCH_HUGE;
+
+		err = add_arms(points, &n, 512, "1g-cold", o->mask, &two_mb, 1,
+			       t, o->runs);
+	}
+	if (err) {
+		bench_error("out of memory for the measurement points");
+		return -1;
+	}
+
+	if (pool_bytes / BENCH_PAGE / 2 < scattered)
+		scattered = pool_bytes / BENCH_PAGE / 2;
+	pool = bench_map(pool_bytes, o->node, true, false);
+	hot = bench_map(HOT_PAGES * BENCH_PAGE, o->node, true, false);
+	folios = bench_map(FOLIOS_PER_RUN * BENCH_HUGE, o->node, true, true);
+	order = calloc(pool_bytes / BENCH_PAGE / 2, sizeof(*order));
+	if (have_giga) {
+		giga = bench_map(GIGANTIC, o->node, true, true);
+		if (!giga) {
+			bench_error("no 1 GiB buffer: the 1g-cold pattern is left out");
+			have_giga = false;
+		}
+	}
+	if (!pool || !hot || !folios || !order) {
+		err = -1;
+		goto out;
+	}
+	shuffle_even_pages(order, pool_bytes / BENCH_PAGE / 2);
+
+	/* Every run measures every point once: arms side by side. */
+	for (unsigned long r = 0; r < o->runs; r++) {
+		bench_progress("strategies: fault-like patterns, run %lu of %lu",
+			       r + 1, o->runs);
+		for (i = 0; i < n; i++) {
+			struct point *pt = &points[i];
+
+			if (!strcmp(pt->pattern, "4k-cold"))
+				pt->ns[r] = run_scattered(pt, pool, order,
+							  scattered, &cursor);
+			else if (!strcmp(pt->pattern, "4k-hot"))
+				pt->ns[r] = run_hot(pt, hot);
+			else if (!strcmp(pt->pattern, "2m-cold"))
+				pt->ns[r] = run_folios(pt, folios, BENCH_HUGE,
+						       FOLIOS_PER_RUN, true);
+			else if (!strcmp(pt->pattern, "2m-hot"))
+				pt->ns[r] = run_folios(pt, folios, BENCH_HUGE, 1,
+						       false);
+			else if (have_giga)
+				pt->ns[r] = run_folios(pt, giga, GIGANTIC, 1, true);
+		}
+	}
+	bench_progress_done();
+
+	results = json_object_new_array();
+	json_object_object_add(out->root, "results", results);
+	printf("%-8s %-10s %6s %-10s %10s %10s %10s %8s\n", "pattern", "arm",
+	       "chunk", "touch", "median", "min", "max", "/kernel");
+	for (i = 0; i < n; i++) {
+		struct point *pt = &points[i];
+		double med, lo, hi, base_med = 0, base_lo, base_hi;
+		char chunk[32] = "-";
+		json_object *j;
+
+		if (!strcmp(pt->pattern, "1g-cold") && !have_giga)
+			continue;
+		/* The kernel arm of this pattern and touch comes first. */
+		for (int k = i; k >= 0; k--)
+			if (points[k].strategy == CLEARPAGE_STRATEGY_KERNEL &&
+			    points[k].pattern == pt->pattern &&
+			    points[k].touch == pt->touch) {
+				double copy[1024];
+
+				memcpy(copy, points[k].ns,
+				       o->runs * sizeof(double));
+				bench_summary(copy, o->runs, &base_med, &base_lo,
+					      &base_hi);
+				break;
+			}
+		bench_summary(pt->ns, o->runs, &med, &lo, &hi);
+		if (pt->chunk)
+			bench_format_size(pt->chunk, chunk, sizeof(chunk));
+		printf("%-8s %-10s %6s %-10s %10.1f %10.1f %10.1f %8.3f\n",
+		       pt->pattern, bench_strategy_names[pt->strategy], chunk,
+		       touch_names[pt->touch], med, lo, hi, med / base_med);
+		bench_out_csv(out, "%s,%s,%lu,%s,%s,%.1f,%.1f,%.1f,%.4f",
+			      pt->pattern, bench_strategy_names[pt->strategy],
+			      pt->chunk, chunk, touch_names[pt->touch], med, lo,
+			      hi, med / base_med);
+		j = json_object_new_object();
+		json_object_object_add(j, "pattern", json_object_new_string(pt->pattern));
+		json_object_object_add(j, "arm",
+				       json_object_new_string(bench_strategy_names[pt->strategy]));
+		json_object_object_add(j, "chunk_bytes", json_object_new_int64((int64_t)pt->chunk));
+		json_object_object_add(j, "touch", json_object_new_string(touch_names[pt->touch]));
+		json_object_object_add(j, "runs", json_object_new_int((int)o->runs));
+		json_object_object_add(j, "ns_per_4k_median", json_object_new_double(med));
+		json_object_object_add(j, "ns_per_4k_min", json_object_new_double(lo));
+		json_object_object_add(j, "ns_per_4k_max", json_object_new_double(hi));
+		json_object_object_add(j, "ratio_to_kernel", json_object_new_double(med / base_med));
+		json_object_array_add(results, j);
+	}
+	fflush(stdout);
+	bench_out_plot(out, plot);
+out:
+	for (i = 0; i < n; i++)
+		free(points[i].ns);
+	free(order);
+	bench_unmap(giga, GIGANTIC);
+	bench_unmap(folios, FOLIOS_PER_RUN * BENCH_HUGE);
+	bench_unmap(hot, HOT_PAGES * BENCH_PAGE);
+	bench_unmap(pool, pool_bytes);
+	return err;
+}
