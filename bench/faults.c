@@ -4,8 +4,9 @@
  * maps SIZE bytes of private anonymous memory bound to the node and writes
  * one byte per 4 KiB page (or per 2 MiB with --thp), so every write is a
  * fault whose biggest cost is zeroing the page. With clearpage.ko loaded
- * (and root), the run is repeated with each strategy set on the node; the
- * node's strategy and pin are restored afterwards.
+ * (and root), the run is repeated with each strategy set on the node's
+ * backend that clears those pages (4k, or huge with --thp); the node's
+ * strategies and pins are restored afterwards.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -225,8 +226,10 @@ int bench_faults(int argc, char **argv)
 			const char *name = s == CURRENT ? "current" : bench_strategy_names[s];
 
 			if (s != CURRENT) {
-				err = cp_set_strategy(client, (uint32_t)nodes[n], s,
-						      CLEARPAGE_SOURCE_ADMIN);
+				err = cp_set_strategy(client, (uint32_t)nodes[n],
+						      thp ? CLEARPAGE_BACKEND_HUGE :
+							    CLEARPAGE_BACKEND_4K,
+						      s, CLEARPAGE_SOURCE_ADMIN);
 				if (err) {
 					bench_error("node %d: setting %s: %s %s", nodes[n],
 						    name, strerror(-err), cp_client_error(client));
@@ -281,17 +284,23 @@ int bench_faults(int argc, char **argv)
 		}
 	}
 	/* Put every node back as it was. */
-	for (int n = 0; client && n < nr_nodes; n++) {
-		int e = cp_set_strategy(client, (uint32_t)nodes[n], saved[n].strategy,
-					CLEARPAGE_SOURCE_ADMIN);
+	for (int n = 0; client && n < nr_nodes; n++)
+		for (int b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			const struct cp_backend_info *be = &saved[n].backend[b];
+			int e = cp_set_strategy(client, (uint32_t)nodes[n], b,
+						be->strategy,
+						CLEARPAGE_SOURCE_ADMIN);
 
-		if (!e)
-			e = cp_set_pinned(client, (uint32_t)nodes[n], saved[n].pinned);
-		if (e)
-			bench_error("node %d: restoring %s%s: %s", nodes[n],
-				    bench_strategy_names[saved[n].strategy],
-				    saved[n].pinned ? " (pinned)" : "", strerror(-e));
-	}
+			if (!e)
+				e = cp_set_pinned(client, (uint32_t)nodes[n], b,
+						  be->pinned);
+			if (e)
+				bench_error("node %d: restoring %s on %s%s: %s",
+					    nodes[n], bench_strategy_names[be->strategy],
+					    cp_backend_name(b),
+					    be->pinned ? " (pinned)" : "",
+					    strerror(-e));
+		}
 	cp_client_close(client);
 	bench_out_plot(&out, plot);
 	if (bench_out_close(&out))

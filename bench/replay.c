@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * clearpage-bench replay: the real policy (daemon/policy.c) driving real
- * clears on this CPU. A workload is a list of phases, each some intervals
- * long; an interval clears --pages pages taken from the hot pool (a few
- * pages recycled, so their lines stay cached) or the cold pool (far larger
- * than the last-level cache, visited in a shuffled order), and touches each
- * page after clearing it as an application would (none, its first line, or
- * every line). Each interval the policy gets what the daemon gets from the
+ * clears on this CPU, for one backend. A workload is a list of phases, each
+ * some intervals long; an interval clears --pages pages taken from the hot
+ * pool (a few pages recycled, so their lines stay cached) or the cold pool
+ * (far larger than the last-level cache, visited in a shuffled order), and
+ * touches each page after clearing it as an application would (none, the
+ * first line of the faulting page, that page, or the whole folio). With
+ * --backend 4k (the default) the pages are single 4 KiB pages cleared as
+ * the 4k backend clears them, and a fault touches at least one line; with
+ * --backend huge they are 2 MiB folios cleared as the huge backend clears
+ * them (ranges, faulting subpage 0 last), the kernel arm being the
+ * kernel's 4 KiB walk. Each interval the policy gets what the daemon gets from the
  * module: timed clears of the current strategy (one page in --sample-every),
  * their mean cost, and timed reference clears with the hot strategy while a
  * non-temporal strategy runs. Reference clears go to fixed frames (frame
@@ -36,8 +41,8 @@
 #define CAL_PASSES 15
 #define CAL_ROUNDS 5
 
-enum touch { TOUCH_NONE, TOUCH_LINE, TOUCH_PAGE };
-static const char *const touch_names[] = { "none", "line", "page" };
+enum touch { TOUCH_NONE, TOUCH_LINE, TOUCH_PAGE, TOUCH_FOLIO };
+static const char *const touch_names[] = { "none", "line", "page", "folio" };
 
 struct phase {
 	bool cold;
@@ -49,10 +54,12 @@ struct replay {
 	int nr_phases;
 	unsigned int nr_intervals;
 	unsigned long pages, hot_pages, sample_every, reference_every;
+	bool huge;			/* --backend huge */
+	unsigned long unit_pages;	/* 1, or 512 for a 2 MiB folio */
 	enum touch touch;
 	char *hot_pool, *cold_pool;
 	uint64_t cold_pages;
-	uint32_t *order;		/* shuffled cold pages */
+	uint32_t *order;		/* shuffled cold units */
 	uint64_t hot_cursor, cold_cursor;
 	struct policy_config config;
 	struct policy_calibration calibration;
@@ -74,18 +81,23 @@ struct replay {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: clearpage-bench replay [--workload mixed|hot|cold] [--phases LIST]\n"
-		"                              [--pages N] [--touch none|line|page]\n"
+		"Usage: clearpage-bench replay [--backend 4k|huge] [--workload mixed|hot|cold]\n"
+		"                              [--phases LIST] [--pages N]\n"
+		"                              [--touch none|line|page|folio]\n"
 		"                              [--hot-pages N] [--cold-mb M] [--repeats R]\n"
 		"                              [--sample-every N] [--reference-every N]\n"
 		"                              [--config FILE] [--cpu C] [--node N] [--out DIR]\n"
+		"  --backend         4k: single pages, as 4 KiB faults clear them (default);\n"
+		"                    huge: 2 MiB folios, as the huge backend clears them\n"
 		"  --workload        mixed: hot:30,cold:30,hot:30,cold:30 (default);\n"
 		"                    hot: hot:120; cold: cold:120\n"
 		"  --phases          the phases instead, e.g. hot:10,cold:50\n"
-		"  --pages           pages cleared per interval (default 4096)\n"
-		"  --touch           what the application reads after each clear\n"
-		"                    (default none)\n"
-		"  --hot-pages       hot pool size in pages (default 64: 256 KiB)\n"
+		"  --pages           pages cleared per interval (default 4096; huge: 16384)\n"
+		"  --touch           what the application reads after each clear: the\n"
+		"                    faulting page's first line, that page, or the whole\n"
+		"                    folio (default line; huge: page)\n"
+		"  --hot-pages       hot pool size in pages (default 64: 256 KiB; huge:\n"
+		"                    1024, two folios)\n"
 		"  --cold-mb         cold pool size (default 4 x LLC, at least 1024)\n"
 		"  --repeats         repeats of every arm, medians reported (default 3)\n"
 		"  --sample-every    time one clear in N, as the module does (default 8)\n"
@@ -135,31 +147,55 @@ static int parse_phases(struct replay *r, const char *text)
 }
 
 /*
- * The module's calibration method (kmod/calibration.c) in user space: hot,
- * 4 pages cleared over and over; cold, 64 pages flushed before each pass;
- * the median of CAL_PASSES passes. Cold costs of the strategies that read
- * for ownership (rep stos, movq) swing with the memory system's load, so
- * the replay takes the median of CAL_ROUNDS such calibrations, strategies
- * interleaved.
+ * The module's calibration method (kmod/calibration.c) in user space, for
+ * the backend replayed. 4k: hot, 4 pages cleared over and over; cold,
+ * single pages at non-adjacent, shuffled addresses of a flushed 2 MiB pool.
+ * huge: the pool cleared as the huge backend clears a folio, hot right
+ * after the last clear, cold after a flush. The median of CAL_PASSES
+ * passes. Cold costs of the strategies that read for ownership (rep stos,
+ * movq) swing with the memory system's load, so the replay takes the median
+ * of CAL_ROUNDS such calibrations, strategies interleaved.
  */
-static double calibrate_one(int s, char *buf, bool cold)
-{
-	double passes[CAL_PASSES], median, lo, hi;
-	unsigned int pages = cold ? 64 : 4;
+#define CAL_SCATTERED 32
 
+static void clear_unit(const struct replay *r, int s, char *p);
+
+static double calibrate_one(const struct replay *r, int s, char *buf,
+			    bool cold)
+{
+	static const unsigned int hot_pages[] = { 0, 1, 2, 3 };
+	static unsigned int scattered[CAL_SCATTERED];
+	static bool shuffled;
+	const unsigned int *pages = cold ? scattered : hot_pages;
+	unsigned int n = cold ? CAL_SCATTERED : 4;
+	double passes[CAL_PASSES], median, lo, hi;
+
+	if (!shuffled) {	/* even pages of the pool, shuffled once */
+		shuffled = true;
+		for (unsigned int i = 0; i < CAL_SCATTERED; i++) {
+			unsigned int j = (unsigned int)random() % (i + 1);
+
+			scattered[i] = scattered[j];
+			scattered[j] = 2 * i;
+		}
+	}
+	if (r->huge) {
+		pages = hot_pages;
+		n = 1;
+	}
 	if (!cold)
-		for (unsigned int p = 0; p < pages; p++)
-			bench_clear(s, buf + p * BENCH_PAGE);
+		for (unsigned int p = 0; p < n; p++)
+			clear_unit(r, s, buf + pages[p] * BENCH_PAGE);
 	for (int i = 0; i < CAL_PASSES; i++) {
 		uint64_t t0;
 
 		if (cold)
-			bench_flush(buf, pages * BENCH_PAGE);
+			bench_flush(buf, BENCH_HUGE);
 		t0 = bench_now_ns();
-		for (unsigned int p = 0; p < pages; p++)
-			bench_clear(s, buf + p * BENCH_PAGE);
+		for (unsigned int p = 0; p < n; p++)
+			clear_unit(r, s, buf + pages[p] * BENCH_PAGE);
 		_mm_sfence();
-		passes[i] = (double)(bench_now_ns() - t0) / pages;
+		passes[i] = (double)(bench_now_ns() - t0) / (n * r->unit_pages);
 	}
 	bench_summary(passes, CAL_PASSES, &median, &lo, &hi);
 	return median;
@@ -177,8 +213,8 @@ static void calibrate(struct replay *r, char *buf)
 		for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 			if (!bench_strategy_usable(s))
 				continue;
-			hot[s][round] = calibrate_one(s, buf, false);
-			cold[s][round] = calibrate_one(s, buf, true);
+			hot[s][round] = calibrate_one(r, s, buf, false);
+			cold[s][round] = calibrate_one(r, s, buf, true);
 		}
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		if (!bench_strategy_usable(s))
@@ -188,35 +224,48 @@ static void calibrate(struct replay *r, char *buf)
 		r->calibration.valid[s] = true;
 		r->allowed |= 1U << s;
 	}
+	/* As the daemon does: kernel is calibrated as the kernel's routine. */
 	s = bench_kernel_routine();
 	r->calibration.valid[0] = true;
 	r->calibration.hot_ns[0] = r->calibration.hot_ns[s];
 	r->calibration.cold_ns[0] = r->calibration.cold_ns[s];
-	if (!bench_cpu.has_erms)
+	if (!bench_cpu.has_erms && !r->huge)
 		r->allowed |= 1U << CLEARPAGE_STRATEGY_KERNEL;
 }
 
-static inline void touch(struct replay *r, const char *page)
+/* One unit (a page, or a folio with its faulting subpage 0) as the backend. */
+static void clear_unit(const struct replay *r, int s, char *p)
 {
+	if (r->huge)
+		bench_clear_folio(s, p, r->unit_pages, 0, r->unit_pages);
+	else
+		bench_clear(s, p);
+}
+
+/* What the application reads of a unit after its clear. */
+static inline void touch(struct replay *r, const char *unit)
+{
+	unsigned long bytes = r->touch == TOUCH_FOLIO ? r->unit_pages * BENCH_PAGE :
+			      r->touch == TOUCH_PAGE ? BENCH_PAGE :
+			      r->touch == TOUCH_LINE ? CLEARPAGE_LINE_SIZE : 0;
 	uint64_t sum = 0;
 
-	if (r->touch == TOUCH_LINE)
-		sum = *(const volatile uint64_t *)page;
-	else if (r->touch == TOUCH_PAGE)
-		for (unsigned long off = 0; off < BENCH_PAGE; off += CLEARPAGE_LINE_SIZE)
-			sum += *(const volatile uint64_t *)(page + off);
+	for (unsigned long off = 0; off < bytes; off += CLEARPAGE_LINE_SIZE)
+		sum += *(const volatile uint64_t *)(unit + off);
 	r->sink += sum;
 }
 
-/* The next page of the pool, and its frame number within the pool. */
+/* The next unit of the pool, and its frame number (unit index) in the pool. */
 static inline char *next_page(struct replay *r, bool cold, uint64_t *frame)
 {
+	uint64_t unit_bytes = r->unit_pages * BENCH_PAGE;
+
 	if (!cold) {
-		*frame = r->hot_cursor++ % r->hot_pages;
-		return r->hot_pool + *frame * BENCH_PAGE;
+		*frame = r->hot_cursor++ % (r->hot_pages / r->unit_pages);
+		return r->hot_pool + *frame * unit_bytes;
 	}
-	*frame = r->order[r->cold_cursor++ % r->cold_pages];
-	return r->cold_pool + *frame * BENCH_PAGE;
+	*frame = r->order[r->cold_cursor++ % (r->cold_pages / r->unit_pages)];
+	return r->cold_pool + *frame * unit_bytes;
 }
 
 static bool non_temporal(int s)
@@ -255,26 +304,30 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			uint64_t t0 = bench_now_ns();
 			double ns;
 
-			for (unsigned long p = 0; p < r->pages; p++) {
+			for (unsigned long p = 0; p < r->pages / r->unit_pages; p++) {
 				uint64_t frame;
 				char *page = next_page(r, cold, &frame);
 
 				if (arm != ADAPTIVE) {
-					bench_clear(strategy, page);
+					clear_unit(r, strategy, page);
 				} else if (refs && frame % r->reference_every == 0) {
 					uint64_t c0 = bench_ticks();
 
-					bench_clear(r->hot, page);
+					/* The module's reference clear:
+					 * the kernel's instruction. */
+					clear_unit(r, bench_kernel_routine(), page);
 					ref_ticks += bench_ticks() - c0;
-					ref_n++;
-				} else if (p % r->sample_every == 0) {
+					ref_n += r->unit_pages;
+				} else if (r->huge || p % r->sample_every == 0) {
+					/* A folio's range is always timed
+					 * (it spans 2^sample_shift pages). */
 					uint64_t c0 = bench_ticks();
 
-					bench_clear(strategy, page);
+					clear_unit(r, strategy, page);
 					main_ticks += bench_ticks() - c0;
-					main_n++;
+					main_n += r->unit_pages;
 				} else {
-					bench_clear(strategy, page);
+					clear_unit(r, strategy, page);
 				}
 				touch(r, page);
 			}
@@ -286,7 +339,7 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 				continue;
 			sample.samples = main_n;
 			sample.ns_per_page = main_n ? main_ticks * ns_per_tick / main_n : 0;
-			sample.ref_strategy = r->hot;
+			sample.ref_strategy = bench_kernel_routine();
 			sample.ref_samples = ref_n;
 			sample.ref_ns_per_page = ref_n ? ref_ticks * ns_per_tick / ref_n : 0;
 			policy_step(&r->config, r->allowed, &r->calibration, &node,
@@ -351,19 +404,22 @@ static int setup(struct replay *r, unsigned long cold_mb, int node)
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 	char *cal;
 
+	uint64_t units;
+
 	r->cold_pages = (cold_mb << 20) / BENCH_PAGE;
-	r->hot_pool = bench_map(r->hot_pages * BENCH_PAGE, node, true, false);
-	r->cold_pool = bench_map(r->cold_pages * BENCH_PAGE, node, true, false);
-	cal = bench_map(64 * BENCH_PAGE, node, true, false);
-	r->order = malloc(r->cold_pages * sizeof(*r->order));
+	units = r->cold_pages / r->unit_pages;
+	r->hot_pool = bench_map(r->hot_pages * BENCH_PAGE, node, true, r->huge);
+	r->cold_pool = bench_map(r->cold_pages * BENCH_PAGE, node, true, r->huge);
+	cal = bench_map(BENCH_HUGE, node, true, r->huge);
+	r->order = malloc(units * sizeof(*r->order));
 	r->timeline = calloc(r->nr_intervals, sizeof(*r->timeline));
 	if (!r->hot_pool || !r->cold_pool || !cal || !r->order || !r->timeline)
 		return -ENOMEM;
 	/* A fixed shuffle (xorshift64, Fisher-Yates): faults meet pages in no
 	 * order a prefetcher could follow, the same order in every arm. */
-	for (uint64_t i = 0; i < r->cold_pages; i++)
+	for (uint64_t i = 0; i < units; i++)
 		r->order[i] = (uint32_t)i;
-	for (uint64_t i = r->cold_pages - 1; i > 0; i--) {
+	for (uint64_t i = units - 1; i > 0; i--) {
 		uint64_t j;
 		uint32_t t;
 
@@ -376,7 +432,7 @@ static int setup(struct replay *r, unsigned long cold_mb, int node)
 		r->order[j] = t;
 	}
 	calibrate(r, cal);
-	bench_unmap(cal, 64 * BENCH_PAGE);
+	bench_unmap(cal, BENCH_HUGE);
 	/* The replay reads no LLC counters: NonTemporal=auto means none. */
 	if (!policy_pick_strategies(&r->config,
 				    policy_allowed(&r->config, r->allowed, false),
@@ -421,6 +477,7 @@ static json_object *calibration_json(const struct replay *r)
 int bench_replay(int argc, char **argv)
 {
 	static const struct option options[] = {
+		{ "backend", required_argument, NULL, 'b' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "phases", required_argument, NULL, 'p' },
 		{ "pages", required_argument, NULL, 'P' },
@@ -441,6 +498,7 @@ int bench_replay(int argc, char **argv)
 	struct daemon_config daemon_config;
 	char error[512];
 	const char *workload = "mixed", *phases = NULL, *dir = "bench-results";
+	bool touch_given = false;
 	unsigned long repeats = 3, cold_mb = 0, cpu = ~0UL, node = ~0UL, v;
 	int arms[CLEARPAGE_STRATEGY_COUNT + 1], nr_arms = 0, opt, best = -1;
 	double *totals, *phase_ns, oracle_med, adaptive_med, best_med = 0;
@@ -451,13 +509,26 @@ int bench_replay(int argc, char **argv)
 	int err;
 
 	memset(&r, 0, sizeof(r));
-	r.pages = 4096;
-	r.hot_pages = 64;
+	r.pages = 0;
+	r.hot_pages = 0;
+	r.touch = TOUCH_LINE;
+	r.unit_pages = 1;
 	r.sample_every = 8;
 	r.reference_every = 32;
 	config_defaults(&daemon_config);
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
+		case 'b':
+			if (!strcmp(optarg, "huge")) {
+				r.huge = true;
+				r.unit_pages = BENCH_HUGE / BENCH_PAGE;
+				if (!touch_given)
+					r.touch = TOUCH_PAGE;
+			} else if (strcmp(optarg, "4k")) {
+				bench_error("--backend: '%s' is not 4k or huge", optarg);
+				return 2;
+			}
+			break;
 		case 'w': workload = optarg; break;
 		case 'p': phases = optarg; break;
 		case 'P':
@@ -465,14 +536,15 @@ int bench_replay(int argc, char **argv)
 				return 2;
 			break;
 		case 't':
-			for (v = 0; v < 3; v++)
+			for (v = 0; v < 4; v++)
 				if (!strcmp(optarg, touch_names[v]))
 					break;
-			if (v == 3) {
-				bench_error("--touch: '%s' is not none, line or page", optarg);
+			if (v == 4) {
+				bench_error("--touch: '%s' is not none, line, page or folio", optarg);
 				return 2;
 			}
 			r.touch = (enum touch)v;
+			touch_given = true;
 			break;
 		case 'H':
 			if (bench_parse_uint(optarg, "--hot-pages", 1UL << 20, &r.hot_pages) ||
@@ -521,6 +593,18 @@ int bench_replay(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!r.pages)
+		r.pages = r.huge ? 16384 : 4096;
+	if (!r.hot_pages)
+		r.hot_pages = r.huge ? 1024 : 64;
+	if (r.touch == TOUCH_FOLIO && !r.huge) {
+		bench_error("--touch folio is for --backend huge");
+		return 2;
+	}
+	if (r.pages % r.unit_pages || r.hot_pages % r.unit_pages) {
+		bench_error("--pages and --hot-pages: whole 2 MiB folios (multiples of 512) with --backend huge");
+		return 2;
+	}
 	r.config = daemon_config.policy;
 	if (!phases) {
 		if (!strcmp(workload, "mixed"))
@@ -555,6 +639,9 @@ int bench_replay(int argc, char **argv)
 	}
 
 	arms[nr_arms++] = ADAPTIVE;
+	/* Huge: the kernel's own walk, the baseline the backend replaces. */
+	if (r.huge)
+		arms[nr_arms++] = CLEARPAGE_STRATEGY_KERNEL;
 	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
 		if (r.allowed & (1U << s))
 			arms[nr_arms++] = s;
@@ -617,8 +704,9 @@ int bench_replay(int argc, char **argv)
 	}
 	adaptive_med = med[0];
 
-	printf("replay: %s workload (%s), %lu pages per interval, touch %s, %lu repeats\n",
-	       workload, phases, r.pages, touch_names[r.touch], repeats);
+	printf("replay: %s backend, %s workload (%s), %lu pages per interval, touch %s, %lu repeats\n",
+	       r.huge ? "huge" : "4k", workload, phases, r.pages,
+	       touch_names[r.touch], repeats);
 	printf("calibration (ns/4K hot/cold):");
 	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
 		if (r.calibration.valid[s])
@@ -638,9 +726,12 @@ int bench_replay(int argc, char **argv)
 	       adaptive_med / oracle_med, bench_strategy_names[arms[best]],
 	       adaptive_med / best_med, (adaptive_med / best_med - 1) * 100,
 	       r.switches, r.reverts);
+	if (r.huge)
+		printf("adaptive / kernel walk = %.3f\n", adaptive_med / med[1]);
 
 	results = json_object_new_object();
 	json_object_object_add(out.root, "results", results);
+	json_object_object_add(results, "backend", json_object_new_string(r.huge ? "huge" : "4k"));
 	json_object_object_add(results, "workload", json_object_new_string(workload));
 	json_object_object_add(results, "phases", json_object_new_string(phases));
 	json_object_object_add(results, "pages_per_interval", json_object_new_int64((int64_t)r.pages));
@@ -678,6 +769,9 @@ int bench_replay(int argc, char **argv)
 	json_object_object_add(results, "best_static", json_object_new_string(bench_strategy_names[arms[best]]));
 	json_object_object_add(results, "adaptive_over_oracle", json_object_new_double(adaptive_med / oracle_med));
 	json_object_object_add(results, "adaptive_over_best_static", json_object_new_double(adaptive_med / best_med));
+	if (r.huge)
+		json_object_object_add(results, "adaptive_over_kernel",
+				       json_object_new_double(adaptive_med / med[1]));
 	json_object_object_add(results, "switches", json_object_new_int((int)r.switches));
 	json_object_object_add(results, "reverts", json_object_new_int((int)r.reverts));
 

@@ -64,15 +64,19 @@ void log_event(int priority, const char *message_id, const char *fmt, ...)
 }
 
 void log_decision(int priority, const char *message_id, unsigned int node,
-		  const struct policy_decision *d, const char *verb)
+		  int backend, const struct policy_decision *d, const char *verb)
 {
+	static const char *const backends[] = CLEARPAGE_BACKEND_NAMES;
+	const char *backend_name = backend >= 0 &&
+				   backend < CLEARPAGE_BACKEND_COUNT ?
+				   backends[backend] : "unknown";
 	char message[512];
 
 	if (priority > max_level)
 		return;
 	snprintf(message, sizeof(message),
-		 "node %u: %s %s -> %s: %s (cold fraction %.2f, %.0f ns/page, predicted gain %.0f%%)",
-		 node, verb, policy_strategy_name(d->from),
+		 "node %u %s: %s %s -> %s: %s (cold fraction %.2f, %.0f ns/page, predicted gain %.0f%%)",
+		 node, backend_name, verb, policy_strategy_name(d->from),
 		 policy_strategy_name(d->to),
 		 d->reason, d->cold_fraction, d->ns_per_page,
 		 d->predicted_gain * 100);
@@ -83,6 +87,7 @@ void log_decision(int priority, const char *message_id, unsigned int node,
 	sd_journal_send("MESSAGE=%s", message, "PRIORITY=%d", priority,
 			"MESSAGE_ID=%s", message_id,
 			"CLEARPAGE_NODE=%u", node,
+			"CLEARPAGE_BACKEND=%s", backend_name,
 			"CLEARPAGE_FROM=%s", policy_strategy_name(d->from),
 			"CLEARPAGE_TO=%s", policy_strategy_name(d->to),
 			"CLEARPAGE_REASON=%s", d->reason,

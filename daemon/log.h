@@ -26,8 +26,9 @@ void log_line(int priority, const char *fmt, ...)
 /* A line with a MESSAGE_ID and no node. */
 void log_event(int priority, const char *message_id, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* A policy decision about @node with every CLEARPAGE_* field. */
+/* A policy decision about @node's @backend with every CLEARPAGE_* field. */
 void log_decision(int priority, const char *message_id, unsigned int node,
-		  const struct policy_decision *decision, const char *verb);
+		  int backend, const struct policy_decision *decision,
+		  const char *verb);
 
 #endif /* CLEARPAGED_LOG_H */

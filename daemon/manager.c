@@ -20,7 +20,12 @@
 
 #define CPU_FILE CLEARPAGE_SYSFS_ROOT "/cpu"
 
-struct node_state {
+/*
+ * The policy's view of one backend of one node: the two backends clear in
+ * different patterns, so each has its own strategy, calibration, samples
+ * and decisions.
+ */
+struct unit_state {
 	bool known;
 	struct policy_node policy;
 	bool have_last;
@@ -33,11 +38,15 @@ struct node_state {
 	uint64_t last_pages;		/* pages cleared, every strategy */
 	uint64_t last_ref_pages;	/* reference frames */
 	uint64_t last_ref_ns;
-	bool pmu_open;
-	struct pmu_node pmu;
 	double cold_fraction;		/* last estimate, for STATUS= */
 	double ns_per_page;		/* last interval's, for metrics */
 	uint64_t switches, reverts, pins_seen;
+};
+
+struct node_state {
+	struct unit_state unit[CLEARPAGE_BACKEND_COUNT];
+	bool pmu_open;
+	struct pmu_node pmu;
 };
 
 struct manager {
@@ -155,7 +164,7 @@ static void apply_config_pins(struct manager *m)
 
 		if (strategy < 0)
 			continue;
-		err = cp_set_strategy(m->client, node, strategy,
+		err = cp_set_strategy(m->client, node, CP_BACKEND_ALL, strategy,
 				      CLEARPAGE_SOURCE_ADMIN);
 		if (err)
 			log_line(LOG_WARNING, "[Node.%d] Strategy=%s from the configuration: %s %s",
@@ -171,23 +180,25 @@ static void apply_config_pins(struct manager *m)
 static void on_module_event(const struct cp_event *e, void *arg)
 {
 	struct manager *m = arg;
-	struct node_state *n;
+	struct unit_state *u;
 
-	if (e->node >= CONFIG_MAX_NODES || e->source != CLEARPAGE_SOURCE_ADMIN)
+	if (e->node >= CONFIG_MAX_NODES || e->source != CLEARPAGE_SOURCE_ADMIN ||
+	    e->backend < 0 || e->backend >= CLEARPAGE_BACKEND_COUNT)
 		return;
-	n = &m->nodes[e->node];
-	if (e->pinned && !n->pinned) {
+	u = &m->nodes[e->node].unit[e->backend];
+	if (e->pinned && !u->pinned) {
 		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
-			  "node %u pinned to %s by an administrator; leaving it alone",
-			  e->node, policy_strategy_name(e->strategy));
-		n->pins_seen++;
+			  "node %u pinned to %s by an administrator; leaving it alone (%s backend)",
+			  e->node, policy_strategy_name(e->strategy),
+			  cp_backend_name(e->backend));
+		u->pins_seen++;
 	}
-	else if (!e->pinned && n->pinned)
+	else if (!e->pinned && u->pinned)
 		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
-			  "node %u unpinned by an administrator; clearpaged manages it again",
-			  e->node);
-	n->pinned = e->pinned;
-	n->changed_by_us = false;
+			  "node %u unpinned by an administrator; clearpaged manages it again (%s backend)",
+			  e->node, cp_backend_name(e->backend));
+	u->pinned = e->pinned;
+	u->changed_by_us = false;
 }
 
 static int on_events_readable(sd_event_source *s, int fd, uint32_t revents,
@@ -234,8 +245,11 @@ static int attach(struct manager *m)
 	return 0;
 }
 
-/* The kernel's routine is calibrated as the routine the kernel runs. */
-static void calibration_of(const struct cp_node_info *info,
+/*
+ * @backend's calibration. The kernel's routine is calibrated as the routine
+ * the kernel runs.
+ */
+static void calibration_of(const struct cp_node_info *info, int backend,
 			   struct policy_calibration *c)
 {
 	int i, alias = CLEARPAGE_STRATEGY_REP_STOSQ;
@@ -247,8 +261,8 @@ static void calibration_of(const struct cp_node_info *info,
 		if (!s->has_calibration)
 			continue;
 		c->valid[s->strategy] = true;
-		c->hot_ns[s->strategy] = s->hot_ns;
-		c->cold_ns[s->strategy] = s->cold_ns;
+		c->hot_ns[s->strategy] = s->hot_ns[backend];
+		c->cold_ns[s->strategy] = s->cold_ns[backend];
 		if (s->strategy == CLEARPAGE_STRATEGY_REP_STOSB)
 			alias = CLEARPAGE_STRATEGY_REP_STOSB;
 	}
@@ -268,53 +282,53 @@ static unsigned int available_mask(const struct cp_node_info *info)
 }
 
 static void apply(struct manager *m, const struct cp_node_info *info,
-		  struct node_state *n, struct policy_decision *d)
+		  int backend, struct unit_state *u, struct policy_decision *d)
 {
 	const char *message_id = d->action == POLICY_REVERT ? MESSAGE_ID_REVERT :
 							      MESSAGE_ID_SWITCH;
 	int err;
 
 	if (m->config.dry_run) {
-		if (n->dry_run_logged != d->to + 1)
-			log_decision(LOG_INFO, MESSAGE_ID_DRY_RUN, info->node, d,
-				     "dry run: would switch");
-		n->dry_run_logged = d->to + 1;
+		if (u->dry_run_logged != d->to + 1)
+			log_decision(LOG_INFO, MESSAGE_ID_DRY_RUN, info->node,
+				     backend, d, "dry run: would switch");
+		u->dry_run_logged = d->to + 1;
 		return;
 	}
-	err = cp_set_strategy(m->client, info->node, d->to,
+	err = cp_set_strategy(m->client, info->node, backend, d->to,
 			      CLEARPAGE_SOURCE_DAEMON);
 	if (err == -EBUSY) {
-		n->pinned = true;
-		n->pins_seen++;
+		u->pinned = true;
+		u->pins_seen++;
 		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
-			  "node %u is pinned by an administrator; leaving it alone",
-			  info->node);
+			  "node %u is pinned by an administrator; leaving it alone (%s backend)",
+			  info->node, cp_backend_name(backend));
 		return;
 	}
 	if (err) {
-		log_line(LOG_WARNING, "node %u: setting %s failed: %s %s",
-			 info->node, policy_strategy_name(d->to), strerror(-err),
+		log_line(LOG_WARNING, "node %u %s: setting %s failed: %s %s",
+			 info->node, cp_backend_name(backend),
+			 policy_strategy_name(d->to), strerror(-err),
 			 cp_client_error(m->client));
 		return;
 	}
-	policy_applied(&m->config.policy, &n->policy, d);
-	n->changed_by_us = true;
+	policy_applied(&m->config.policy, &u->policy, d);
+	u->changed_by_us = true;
 	if (d->action == POLICY_REVERT)
-		n->reverts++;
+		u->reverts++;
 	else
-		n->switches++;
-	log_decision(LOG_NOTICE, message_id, info->node, d,
+		u->switches++;
+	log_decision(LOG_NOTICE, message_id, info->node, backend, d,
 		     d->action == POLICY_REVERT ? "reverted" : "switched");
 }
 
-static uint64_t pages_cleared(const struct cp_node_info *info)
+static uint64_t pages_cleared(const struct cp_node_info *info, int backend)
 {
 	uint64_t pages = 0;
 	int i;
 
 	for (i = 0; i < info->nr_strategies; i++)
-		pages += info->strategies[i].pages_4k +
-			 info->strategies[i].pages_huge;
+		pages += info->strategies[i].pages[backend];
 	return pages;
 }
 
@@ -356,82 +370,118 @@ static void count_misses(struct manager *m, unsigned int node,
 	sample->user_misses = (double)c.value[PMU_USER_MISSES];
 }
 
-/* STATUS=: one short part per node, "node0: movnti, cold 0.93". */
+/* STATUS=: one short part per node, "node0: 4k rep_stosb, huge clzero cold 0.93". */
 static void status_line(char *status, size_t size,
 			const struct cp_node_info *info,
 			const struct node_state *n)
 {
 	size_t used = strlen(status);
-	char cold[32] = "";
+	int b;
 
-	if (n->cold_fraction >= 0)
-		snprintf(cold, sizeof(cold), ", cold %.2f", n->cold_fraction);
-	snprintf(status + used, size - used, "%snode%u: %s%s%s",
-		 used ? "; " : "", info->node,
-		 policy_strategy_name(n->policy.strategy),
-		 info->pinned ? " (pinned)" : "", cold);
+	used += snprintf(status + used, size - used, "%snode%u:",
+			 used ? "; " : "", info->node);
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT && used < size; b++) {
+		const struct unit_state *u = &n->unit[b];
+		char cold[32] = "";
+
+		if (u->cold_fraction >= 0)
+			snprintf(cold, sizeof(cold), " cold %.2f",
+				 u->cold_fraction);
+		used += snprintf(status + used, size - used, "%s %s %s%s%s",
+				 b ? "," : "", cp_backend_name(b),
+				 policy_strategy_name(u->policy.strategy),
+				 info->backend[b].pinned ? " (pinned)" : "",
+				 cold);
+	}
+}
+
+/*
+ * What the module measured on @backend of the node since the last interval,
+ * as the policy's sample.
+ */
+static void sample_unit(const struct cp_node_info *info, int backend,
+			struct unit_state *u, struct policy_sample *sample)
+{
+	const struct cp_backend_info *be = &info->backend[backend];
+	const struct cp_strategy_info *s = cp_node_strategy(info, be->strategy);
+	uint64_t pages = pages_cleared(info, backend);
+
+	if (s && u->have_last && u->last_strategy == be->strategy &&
+	    s->samples[backend] >= u->last_samples) {
+		sample->samples = s->samples[backend] - u->last_samples;
+		if (sample->samples)
+			sample->ns_per_page = (double)(s->sample_ns[backend] -
+						       u->last_sample_ns) /
+					      sample->samples;
+	}
+	if (u->have_last && pages >= u->last_pages)
+		sample->pages = pages - u->last_pages;
+	u->last_pages = pages;
+	/* Reference frames: the kernel's routine timed on this node's pages. */
+	if (u->have_last && be->reference_pages > u->last_ref_pages &&
+	    be->reference_sample_ns >= u->last_ref_ns) {
+		sample->ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
+		sample->ref_samples = be->reference_pages - u->last_ref_pages;
+		sample->ref_ns_per_page = (double)(be->reference_sample_ns -
+						   u->last_ref_ns) /
+					  sample->ref_samples;
+		sample->pages += sample->ref_samples;
+	}
+	u->last_ref_pages = be->reference_pages;
+	u->last_ref_ns = be->reference_sample_ns;
+	if (s) {
+		u->have_last = true;
+		u->last_samples = s->samples[backend];
+		u->last_sample_ns = s->sample_ns[backend];
+		u->last_strategy = be->strategy;
+	}
+}
+
+static void step_unit(struct manager *m, const struct cp_node_info *info,
+		      int backend, struct unit_state *u,
+		      const struct policy_sample *counters)
+{
+	const struct cp_backend_info *be = &info->backend[backend];
+	struct policy_calibration calibration;
+	struct policy_sample sample = *counters;
+	struct policy_decision d;
+
+	if (!u->known)
+		/* Later changes of the pin arrive as events (on_module_event). */
+		u->pinned = be->pinned;
+	if (!u->known || u->policy.strategy != be->strategy) {
+		/* First sight, or changed by someone else: start afresh. */
+		policy_node_init(&u->policy, be->strategy);
+		u->known = true;
+		u->have_last = false;
+	}
+	sample_unit(info, backend, u, &sample);
+	calibration_of(info, backend, &calibration);
+	policy_step(&m->config.policy, m->allowed & available_mask(info),
+		    &calibration, &u->policy, &sample, be->pinned, &d);
+	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f: %s",
+		 info->node, cp_backend_name(backend),
+		 policy_strategy_name(be->strategy),
+		 (unsigned long long)sample.samples, sample.ns_per_page,
+		 d.cold_fraction, sample.counted ? sample.kernel_miss_ratio : -1,
+		 d.user_misses_per_page, d.reason);
+	u->cold_fraction = d.cold_fraction;
+	u->ns_per_page = sample.samples ? sample.ns_per_page : 0;
+	if (d.action != POLICY_HOLD)
+		apply(m, info, backend, u, &d);
 }
 
 static void step_node(struct manager *m, const struct cp_node_info *info,
 		      char *status, size_t status_size)
 {
 	struct node_state *n = &m->nodes[info->node];
-	const struct cp_strategy_info *s = cp_node_strategy(info, info->strategy);
-	struct policy_calibration calibration;
-	struct policy_sample sample = { 0 };
-	struct policy_decision d;
-	uint64_t pages = pages_cleared(info);
+	struct policy_sample counters = { 0 };
+	int b;
 
-	if (!n->known)
-		/* Later changes of the pin arrive as events (on_module_event). */
-		n->pinned = info->pinned;
-	if (!n->known || n->policy.strategy != info->strategy) {
-		/* First sight, or changed by someone else: start afresh. */
-		policy_node_init(&n->policy, info->strategy);
-		n->known = true;
-		n->have_last = false;
-	}
-	if (s && n->have_last && n->last_strategy == info->strategy &&
-	    s->samples >= n->last_samples) {
-		sample.samples = s->samples - n->last_samples;
-		if (sample.samples)
-			sample.ns_per_page = (double)(s->sample_ns - n->last_sample_ns) /
-					     sample.samples;
-	}
-	if (n->have_last && pages >= n->last_pages)
-		sample.pages = pages - n->last_pages;
-	n->last_pages = pages;
-	/* Reference frames: the kernel's routine timed on this node's pages. */
-	if (n->have_last && info->reference_pages > n->last_ref_pages &&
-	    info->reference_sample_ns >= n->last_ref_ns) {
-		sample.ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
-		sample.ref_samples = info->reference_pages - n->last_ref_pages;
-		sample.ref_ns_per_page = (double)(info->reference_sample_ns -
-						  n->last_ref_ns) /
-					 sample.ref_samples;
-		sample.pages += sample.ref_samples;
-	}
-	n->last_ref_pages = info->reference_pages;
-	n->last_ref_ns = info->reference_sample_ns;
-	count_misses(m, info->node, n, &sample);
-	if (s) {
-		n->have_last = true;
-		n->last_samples = s->samples;
-		n->last_sample_ns = s->sample_ns;
-		n->last_strategy = info->strategy;
-	}
-	calibration_of(info, &calibration);
-	policy_step(&m->config.policy, m->allowed & available_mask(info),
-		    &calibration, &n->policy, &sample, info->pinned, &d);
-	log_line(LOG_DEBUG, "node %u: %s, %llu samples, %.0f ns/page, cold %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f: %s",
-		 info->node, policy_strategy_name(info->strategy),
-		 (unsigned long long)sample.samples, sample.ns_per_page,
-		 d.cold_fraction, sample.counted ? sample.kernel_miss_ratio : -1,
-		 d.user_misses_per_page, d.reason);
-	n->cold_fraction = d.cold_fraction;
-	n->ns_per_page = sample.samples ? sample.ns_per_page : 0;
-	if (d.action != POLICY_HOLD)
-		apply(m, info, n, &d);
+	/* The node's cache-miss counters, read once, inform both backends. */
+	count_misses(m, info->node, n, &counters);
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+		step_unit(m, info, b, &n->unit[b], &counters);
 	status_line(status, status_size, info, n);
 }
 
@@ -445,7 +495,7 @@ static void write_metrics(struct manager *m, int count)
 		.dry_run = m->config.dry_run,
 		.pmu = m->pmu_in_use && !m->pmu_unavailable,
 	};
-	int i, n = 0, err;
+	int i, b, n = 0, err;
 
 	if (!m->config.metrics_file[0])
 		return;
@@ -455,14 +505,16 @@ static void write_metrics(struct manager *m, int count)
 		if (m->infos[i].node >= CONFIG_MAX_NODES)
 			continue;
 		st = &m->nodes[m->infos[i].node];
-		nodes[n++] = (struct metrics_node){
-			.info = &m->infos[i],
-			.cold_fraction = st->cold_fraction,
-			.ns_per_page = st->ns_per_page,
-			.switches = st->switches,
-			.reverts = st->reverts,
-			.pins_seen = st->pins_seen,
-		};
+		nodes[n].info = &m->infos[i];
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+			nodes[n].unit[b] = (struct metrics_unit){
+				.cold_fraction = st->unit[b].cold_fraction,
+				.ns_per_page = st->unit[b].ns_per_page,
+				.switches = st->unit[b].switches,
+				.reverts = st->unit[b].reverts,
+				.pins_seen = st->unit[b].pins_seen,
+			};
+		n++;
 	}
 	err = metrics_write(m->config.metrics_file, &d, nodes, n);
 	if (err && err != m->metrics_error)
@@ -597,18 +649,22 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si,
 /* On stop, nodes the policy changed go back to the module's default. */
 static void restore(struct manager *m)
 {
-	int node;
+	int node, b;
 
 	if (!m->client || m->config.dry_run)
 		return;
 	for (node = 0; node < CONFIG_MAX_NODES; node++) {
-		struct node_state *n = &m->nodes[node];
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			struct unit_state *u = &m->nodes[node].unit[b];
 
-		if (!n->changed_by_us || n->pinned)
-			continue;
-		if (cp_set_strategy(m->client, node, CLEARPAGE_STRATEGY_KERNEL,
-				    CLEARPAGE_SOURCE_DAEMON) == 0)
-			log_line(LOG_INFO, "node %d returned to kernel", node);
+			if (!u->changed_by_us || u->pinned)
+				continue;
+			if (cp_set_strategy(m->client, node, b,
+					    CLEARPAGE_STRATEGY_KERNEL,
+					    CLEARPAGE_SOURCE_DAEMON) == 0)
+				log_line(LOG_INFO, "node %d %s returned to kernel",
+					 node, cp_backend_name(b));
+		}
 	}
 }
 

@@ -24,10 +24,23 @@ static void value(FILE *out, double v)
 		fprintf(out, "%.17g\n", v);
 }
 
+static const char *strategy_of(const struct metrics_node *node, int k)
+{
+	return policy_strategy_name(node->info->strategies[k].strategy);
+}
+
+/* "name{node="N",backend="B"} ", the value follows. */
+static void unit_label(FILE *out, const char *name,
+		       const struct metrics_node *node, int backend)
+{
+	fprintf(out, "%s{node=\"%u\",backend=\"%s\"} ", name, node->info->node,
+		cp_backend_name(backend));
+}
+
 void metrics_format(FILE *out, const struct metrics_daemon *d,
 		    const struct metrics_node *nodes, int count)
 {
-	int i, k;
+	int i, k, b;
 
 	family(out, "clearpaged_module_attached", "gauge",
 	       "1 when the clearpage module is loaded and clearpaged is attached to it.");
@@ -45,86 +58,103 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 		return;
 
 	family(out, "clearpage_pages_cleared_total", "counter",
-	       "Base pages cleared by the module, per node, strategy and backend (4k or huge).");
-	for (i = 0; i < count; i++)
-		for (k = 0; k < nodes[i].info->nr_strategies; k++) {
-			const struct cp_strategy_info *s = &nodes[i].info->strategies[k];
-			const char *name = policy_strategy_name(s->strategy);
-
-			fprintf(out, "clearpage_pages_cleared_total{node=\"%u\",strategy=\"%s\",backend=\"4k\"} %llu\n",
-				nodes[i].info->node, name,
-				(unsigned long long)s->pages_4k);
-			fprintf(out, "clearpage_pages_cleared_total{node=\"%u\",strategy=\"%s\",backend=\"huge\"} %llu\n",
-				nodes[i].info->node, name,
-				(unsigned long long)s->pages_huge);
-		}
-	family(out, "clearpage_sampled_clears_total", "counter",
-	       "Timed clears (one in 2^sample_shift), per node and strategy.");
+	       "Base pages cleared by the module, per node, backend (4k or huge) and strategy.");
 	for (i = 0; i < count; i++)
 		for (k = 0; k < nodes[i].info->nr_strategies; k++)
-			fprintf(out, "clearpage_sampled_clears_total{node=\"%u\",strategy=\"%s\"} %llu\n",
-				nodes[i].info->node,
-				policy_strategy_name(nodes[i].info->strategies[k].strategy),
-				(unsigned long long)nodes[i].info->strategies[k].samples);
+			for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+				fprintf(out, "clearpage_pages_cleared_total{node=\"%u\",backend=\"%s\",strategy=\"%s\"} %llu\n",
+					nodes[i].info->node, cp_backend_name(b),
+					strategy_of(&nodes[i], k),
+					(unsigned long long)nodes[i].info->strategies[k].pages[b]);
+	family(out, "clearpage_range_operations_total", "counter",
+	       "Range operations of the huge backend (one per chunk of a folio), per node and strategy.");
+	for (i = 0; i < count; i++)
+		for (k = 0; k < nodes[i].info->nr_strategies; k++)
+			fprintf(out, "clearpage_range_operations_total{node=\"%u\",backend=\"huge\",strategy=\"%s\"} %llu\n",
+				nodes[i].info->node, strategy_of(&nodes[i], k),
+				(unsigned long long)nodes[i].info->strategies[k].ranges_huge);
+	family(out, "clearpage_sampled_clears_total", "counter",
+	       "Timed pages (one in 2^sample_shift), per node, backend and strategy.");
+	for (i = 0; i < count; i++)
+		for (k = 0; k < nodes[i].info->nr_strategies; k++)
+			for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+				fprintf(out, "clearpage_sampled_clears_total{node=\"%u\",backend=\"%s\",strategy=\"%s\"} %llu\n",
+					nodes[i].info->node, cp_backend_name(b),
+					strategy_of(&nodes[i], k),
+					(unsigned long long)nodes[i].info->strategies[k].samples[b]);
 	family(out, "clearpage_sampled_clear_seconds_total", "counter",
-	       "Time spent in timed clears, per node and strategy; divided by clearpage_sampled_clears_total: seconds per 4 KiB page.");
+	       "Time spent clearing the timed pages, per node, backend and strategy; divided by clearpage_sampled_clears_total: seconds per 4 KiB page.");
 	for (i = 0; i < count; i++)
-		for (k = 0; k < nodes[i].info->nr_strategies; k++) {
-			fprintf(out, "clearpage_sampled_clear_seconds_total{node=\"%u\",strategy=\"%s\"} ",
-				nodes[i].info->node,
-				policy_strategy_name(nodes[i].info->strategies[k].strategy));
-			value(out, nodes[i].info->strategies[k].sample_ns / 1e9);
-		}
+		for (k = 0; k < nodes[i].info->nr_strategies; k++)
+			for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+				fprintf(out, "clearpage_sampled_clear_seconds_total{node=\"%u\",backend=\"%s\",strategy=\"%s\"} ",
+					nodes[i].info->node, cp_backend_name(b),
+					strategy_of(&nodes[i], k));
+				value(out, nodes[i].info->strategies[k].sample_ns[b] / 1e9);
+			}
 	family(out, "clearpage_reference_pages_total", "counter",
-	       "Reference frames cleared with the kernel's routine beside a non-temporal strategy, per node.");
+	       "Reference frames cleared with the kernel's routine beside a non-temporal strategy, per node and backend.");
 	for (i = 0; i < count; i++)
-		fprintf(out, "clearpage_reference_pages_total{node=\"%u\"} %llu\n",
-			nodes[i].info->node,
-			(unsigned long long)nodes[i].info->reference_pages);
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+			fprintf(out, "clearpage_reference_pages_total{node=\"%u\",backend=\"%s\"} %llu\n",
+				nodes[i].info->node, cp_backend_name(b),
+				(unsigned long long)nodes[i].info->backend[b].reference_pages);
 	family(out, "clearpage_strategy", "gauge",
-	       "1 for the strategy the node runs now, 0 for the others available.");
+	       "1 for the strategy the node's backend runs now, 0 for the others available.");
 	for (i = 0; i < count; i++)
-		for (k = 0; k < nodes[i].info->nr_strategies; k++) {
-			int s = nodes[i].info->strategies[k].strategy;
-
-			fprintf(out, "clearpage_strategy{node=\"%u\",strategy=\"%s\"} %d\n",
-				nodes[i].info->node, policy_strategy_name(s),
-				s == nodes[i].info->strategy);
-		}
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+			for (k = 0; k < nodes[i].info->nr_strategies; k++)
+				fprintf(out, "clearpage_strategy{node=\"%u\",backend=\"%s\",strategy=\"%s\"} %d\n",
+					nodes[i].info->node, cp_backend_name(b),
+					strategy_of(&nodes[i], k),
+					nodes[i].info->strategies[k].strategy ==
+					nodes[i].info->backend[b].strategy);
 	family(out, "clearpage_pinned", "gauge",
-	       "1 when an administrator pinned the node; clearpaged leaves it alone.");
+	       "1 when an administrator pinned the node's backend; clearpaged leaves it alone.");
 	for (i = 0; i < count; i++)
-		fprintf(out, "clearpage_pinned{node=\"%u\"} %d\n",
-			nodes[i].info->node, nodes[i].info->pinned);
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+			fprintf(out, "clearpage_pinned{node=\"%u\",backend=\"%s\"} %d\n",
+				nodes[i].info->node, cp_backend_name(b),
+				nodes[i].info->backend[b].pinned);
 	family(out, "clearpage_cold_fraction", "gauge",
 	       "The policy's estimate of the share of cold pages cleared in the last interval (NaN: unknown).");
-	for (i = 0; i < count; i++) {
-		fprintf(out, "clearpage_cold_fraction{node=\"%u\"} ",
-			nodes[i].info->node);
-		value(out, nodes[i].cold_fraction < 0 ? NAN : nodes[i].cold_fraction);
-	}
+	for (i = 0; i < count; i++)
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			const struct metrics_unit *u = &nodes[i].unit[b];
+
+			unit_label(out, "clearpage_cold_fraction", &nodes[i], b);
+			value(out, u->cold_fraction < 0 ? NAN : u->cold_fraction);
+		}
 	family(out, "clearpage_clear_seconds_per_page", "gauge",
-	       "Mean time of the timed clears of the last interval with the node's strategy (NaN: none).");
-	for (i = 0; i < count; i++) {
-		fprintf(out, "clearpage_clear_seconds_per_page{node=\"%u\"} ",
-			nodes[i].info->node);
-		value(out, nodes[i].ns_per_page > 0 ? nodes[i].ns_per_page / 1e9 : NAN);
-	}
+	       "Mean time per page of the timed clears of the last interval with the backend's strategy (NaN: none).");
+	for (i = 0; i < count; i++)
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			const struct metrics_unit *u = &nodes[i].unit[b];
+
+			unit_label(out, "clearpage_clear_seconds_per_page", &nodes[i], b);
+			value(out, u->ns_per_page > 0 ? u->ns_per_page / 1e9 : NAN);
+		}
 	family(out, "clearpaged_switches_total", "counter",
-	       "Strategy switches clearpaged made on the node since it started.");
+	       "Strategy switches clearpaged made on the node's backend since it started.");
 	for (i = 0; i < count; i++)
-		fprintf(out, "clearpaged_switches_total{node=\"%u\"} %llu\n",
-			nodes[i].info->node, (unsigned long long)nodes[i].switches);
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			unit_label(out, "clearpaged_switches_total", &nodes[i], b);
+			fprintf(out, "%llu\n", (unsigned long long)nodes[i].unit[b].switches);
+		}
 	family(out, "clearpaged_reverts_total", "counter",
-	       "Switches clearpaged reverted on the node because they did worse.");
+	       "Switches clearpaged reverted on the node's backend because they did worse.");
 	for (i = 0; i < count; i++)
-		fprintf(out, "clearpaged_reverts_total{node=\"%u\"} %llu\n",
-			nodes[i].info->node, (unsigned long long)nodes[i].reverts);
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			unit_label(out, "clearpaged_reverts_total", &nodes[i], b);
+			fprintf(out, "%llu\n", (unsigned long long)nodes[i].unit[b].reverts);
+		}
 	family(out, "clearpaged_pins_seen_total", "counter",
-	       "Administrator pins clearpaged saw on the node.");
+	       "Administrator pins clearpaged saw on the node's backend.");
 	for (i = 0; i < count; i++)
-		fprintf(out, "clearpaged_pins_seen_total{node=\"%u\"} %llu\n",
-			nodes[i].info->node, (unsigned long long)nodes[i].pins_seen);
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			unit_label(out, "clearpaged_pins_seen_total", &nodes[i], b);
+			fprintf(out, "%llu\n", (unsigned long long)nodes[i].unit[b].pins_seen);
+		}
 }
 
 int metrics_write(const char *path, const struct metrics_daemon *daemon,

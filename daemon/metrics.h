@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Prometheus text-format metrics of clearpaged (MetricsFile=), for
- * node_exporter's textfile collector: per node and strategy pages cleared
- * and sampled clear time, and per node the current strategy, pin, cold
- * fraction, last measured ns/page, and the daemon's switches, reverts and
- * pins seen. Written to a temporary file in the same directory and renamed
+ * node_exporter's textfile collector: per node, backend and strategy pages
+ * cleared and sampled clear time, and per node and backend the current
+ * strategy, pin, cold fraction, last measured ns/page, and the daemon's
+ * switches, reverts and pins seen. Written to a temporary file in the same directory and renamed
  * over the old one, so a reader never sees half a file.
  */
 #ifndef CLEARPAGED_METRICS_H
@@ -16,11 +16,16 @@
 
 #include "lib/clearpage-client.h"
 
-struct metrics_node {
-	const struct cp_node_info *info;
+/* The daemon's view of one backend of a node. */
+struct metrics_unit {
 	double cold_fraction;		/* < 0: unknown */
 	double ns_per_page;		/* last interval; <= 0: none */
 	uint64_t switches, reverts, pins_seen;
+};
+
+struct metrics_node {
+	const struct cp_node_info *info;
+	struct metrics_unit unit[CLEARPAGE_BACKEND_COUNT];
 };
 
 struct metrics_daemon {

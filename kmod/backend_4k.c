@@ -13,7 +13,8 @@
  *           preemption disabled); wait until every stripped request has been
  *           cleared; only then unregister.
  *
- * Armed only while some node uses a strategy other than kernel, never with
+ * Armed only while some node's 4k backend uses a strategy other than kernel,
+ * never with
  * init_on_alloc=1, where the allocator zeroes every page anyway, and never
  * during a transition of the huge backend's livepatch (see backend_huge.c).
  */
@@ -60,7 +61,8 @@ static int alloc_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		struct page *page = folio_page(folio, 0);
 		struct clearpage_node *node =
 			clearpage_node_get(page_to_nid(page));
-		int strategy = clearpage_node_strategy(node);
+		int strategy = clearpage_node_strategy(node,
+						       CLEARPAGE_BACKEND_4K);
 		long i, nr = folio_nr_pages(folio);
 
 		/* One node and one strategy for the whole folio. */
@@ -123,7 +125,7 @@ static void probe_4k_disarm(void)
 /* Arm or disarm to match the nodes' strategies. Called under clearpage_lock. */
 void clearpage_4k_update(void)
 {
-	bool wanted = clearpage_any_node_intercepted() &&
+	bool wanted = clearpage_any_node_intercepted(CLEARPAGE_BACKEND_4K) &&
 		      !want_init_on_alloc(0) && clearpage_huge_settled();
 
 	lockdep_assert_held(&clearpage_lock);
@@ -148,7 +150,7 @@ int clearpage_4k_describe(char *buf, int at)
 				     "4k inactive: init_on_alloc=1 (the page allocator zeroes every page; boot with init_on_alloc=0 to enable)\n");
 	if (probe_4k_registered)
 		return sysfs_emit_at(buf, at, "4k active\n");
-	if (!clearpage_any_node_intercepted())
+	if (!clearpage_any_node_intercepted(CLEARPAGE_BACKEND_4K))
 		return sysfs_emit_at(buf, at,
 				     "4k inactive: no strategy other than kernel selected\n");
 	if (!clearpage_huge_settled())

@@ -26,7 +26,6 @@
 #include <linux/livepatch.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/sysfs.h>
 
 #include "clearpage.h"
@@ -47,37 +46,24 @@ static bool allocator_zeroes_pages(void)
 
 struct walk {
 	struct clearpage_node *node;
-	int strategy;
 	struct page *page;
-	bool reference;
 };
 
-/*
- * One subpage of the kernel's walk. A reference folio's subpages are cleared
- * with the kernel's routine and every one is timed.
- */
+/* One subpage of the kernel's walk. */
 static void clear_subpage(void *arg, unsigned long index)
 {
 	struct walk *walk = arg;
-	struct page *subpage = nth_page(walk->page, index);
-	u64 start;
 
 	cond_resched();
-	if (!walk->reference) {
-		clearpage_clear_page(walk->node, walk->strategy, subpage,
-				     CLEARPAGE_BACKEND_HUGE);
-		return;
-	}
-	start = local_clock();
-	clearpage_run(CLEARPAGE_STRATEGY_KERNEL, page_address(subpage));
-	clearpage_account_reference(walk->node, 1, local_clock() - start);
+	clearpage_clear_page(walk->node, CLEARPAGE_STRATEGY_KERNEL,
+			     nth_page(walk->page, index),
+			     CLEARPAGE_BACKEND_HUGE);
 }
 
-static void clear_huge_walk(struct clearpage_node *node, int strategy,
-			    struct page *page, unsigned int fault,
-			    unsigned int nr_pages, bool reference)
+static void clear_huge_walk(struct clearpage_node *node, struct page *page,
+			    unsigned int fault, unsigned int nr_pages)
 {
-	struct walk walk = { node, strategy, page, reference };
+	struct walk walk = { node, page };
 
 	clearpage_kernel_walk(fault, nr_pages, MAX_ORDER_NR_PAGES,
 			      clear_subpage, &walk);
@@ -86,7 +72,7 @@ static void clear_huge_walk(struct clearpage_node *node, int strategy,
 /* Subpages [first, end) as ranges of at most huge_chunk_kb each. */
 static void clear_extent(struct clearpage_node *node, int strategy,
 			 int routine, struct page *page, unsigned int first,
-			 unsigned int end)
+			 unsigned int end, bool reference)
 {
 	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
 	unsigned int n;
@@ -95,22 +81,31 @@ static void clear_extent(struct clearpage_node *node, int strategy,
 		n = min(chunk, end - first);
 		cond_resched();
 		clearpage_clear_range(node, strategy, routine,
-				      nth_page(page, first), n);
+				      nth_page(page, first), n, reference);
 	}
 }
 
+/*
+ * A reference folio is cleared the same way with the kernel's instruction
+ * (rep stosb with ERMS, else rep stosq) and timed: the cost the hot
+ * strategy would have on this node's folios, as calibration_huge knows it.
+ */
 static void clear_huge_ranges(struct clearpage_node *node, int strategy,
 			      struct page *page, unsigned int fault,
-			      unsigned int nr_pages)
+			      unsigned int nr_pages, bool reference)
 {
+	int kernel = clearpage_cpu.has_erms ? CLEARPAGE_STRATEGY_REP_STOSB :
+					      CLEARPAGE_STRATEGY_REP_STOSQ;
 	struct clearpage_extent extent[3];
-	int i;
+	int i, routine;
 
 	clearpage_folio_extents(fault, nr_pages, extent);
-	for (i = 0; i < 3; i++)
-		clear_extent(node, strategy, extent[i].near_fault ?
-			     clearpage_near_fault_routine(strategy) : strategy,
-			     page, extent[i].first, extent[i].end);
+	for (i = 0; i < 3; i++) {
+		routine = reference ? kernel : extent[i].near_fault ?
+			  clearpage_near_fault_routine(strategy) : strategy;
+		clear_extent(node, strategy, routine, page, extent[i].first,
+			     extent[i].end, reference);
+	}
 }
 
 /*
@@ -141,7 +136,7 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 		       unsigned int nr_pages)
 {
 	struct clearpage_node *node = clearpage_node_get(page_to_nid(page));
-	int strategy = clearpage_node_strategy(node);
+	int strategy = clearpage_node_strategy(node, CLEARPAGE_BACKEND_HUGE);
 	unsigned long addr = ALIGN_DOWN(addr_hint, (unsigned long)nr_pages
 						   << PAGE_SHIFT);
 	unsigned int fault = min_t(unsigned long,
@@ -156,14 +151,13 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 
 	might_sleep();
 	if (!node || strategy == CLEARPAGE_STRATEGY_KERNEL) {
-		clear_huge_walk(node, strategy, page, fault, nr_pages, false);
+		clear_huge_walk(node, page, fault, nr_pages);
 		return;
 	}
-	if (clearpage_reference_folio(strategy, page_to_pfn(page), nr_pages)) {
-		clear_huge_walk(node, strategy, page, fault, nr_pages, true);
-		return;
-	}
-	clear_huge_ranges(node, strategy, page, fault, nr_pages);
+	clear_huge_ranges(node, strategy, page, fault, nr_pages,
+			  clearpage_reference_folio(strategy,
+						    page_to_pfn(page),
+						    nr_pages));
 }
 
 #if CLEARPAGE_HAVE_FOLIO_ZERO_USER
@@ -263,7 +257,7 @@ int clearpage_huge_describe(char *buf, int at)
 	if (!huge_patched)
 		return sysfs_emit_at(buf, at,
 				     "huge inactive: livepatch transition in progress\n");
-	if (!clearpage_any_node_intercepted())
+	if (!clearpage_any_node_intercepted(CLEARPAGE_BACKEND_HUGE))
 		return sysfs_emit_at(buf, at,
 				     "huge inactive: no strategy other than kernel selected\n");
 	return sysfs_emit_at(buf, at, "huge active\n");

@@ -52,8 +52,8 @@ struct calibration_run {
 	/* Page indexes of the cold 4k pass: even (non-adjacent), shuffled. */
 	unsigned int scattered[CALIBRATION_SCATTERED];
 	unsigned int nr_scattered;
-	struct clearpage_calibration result[CLEARPAGE_STRATEGY_COUNT];
-	struct clearpage_calibration result_huge[CLEARPAGE_STRATEGY_COUNT];
+	struct clearpage_calibration
+		result[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
 	/* Strategies that left bytes non-zero, and how many bytes. */
 	unsigned long failed;
 	unsigned long failed_bytes[CLEARPAGE_STRATEGY_COUNT];
@@ -120,6 +120,8 @@ static void flush_pool(const struct calibration_run *run)
 
 static void measure_4k(struct calibration_run *run, int strategy)
 {
+	struct clearpage_calibration *out =
+		&run->result[CLEARPAGE_BACKEND_4K][strategy];
 	static const unsigned int hot[CALIBRATION_HOT_PAGES] = { 0, 1, 2, 3 };
 	u64 passes[CALIBRATION_PASSES];
 	int i;
@@ -130,18 +132,20 @@ static void measure_4k(struct calibration_run *run, int strategy)
 				       CALIBRATION_HOT_PAGES);
 		cond_resched();
 	}
-	run->result[strategy].hot_ns = median_of(passes);
+	out->hot_ns = median_of(passes);
 	for (i = 0; i < CALIBRATION_PASSES; i++) {
 		flush_pool(run);
 		passes[i] = time_pages(run, strategy, run->scattered,
 				       run->nr_scattered);
 		cond_resched();
 	}
-	run->result[strategy].cold_ns = median_of(passes);
+	out->cold_ns = median_of(passes);
 }
 
 static void measure_huge(struct calibration_run *run, int strategy)
 {
+	struct clearpage_calibration *out =
+		&run->result[CLEARPAGE_BACKEND_HUGE][strategy];
 	u64 passes[CALIBRATION_PASSES];
 	int i;
 
@@ -150,13 +154,13 @@ static void measure_huge(struct calibration_run *run, int strategy)
 		passes[i] = time_folio(run, strategy);
 		cond_resched();
 	}
-	run->result_huge[strategy].hot_ns = median_of(passes);
+	out->hot_ns = median_of(passes);
 	for (i = 0; i < CALIBRATION_PASSES; i++) {
 		flush_pool(run);
 		passes[i] = time_folio(run, strategy);
 		cond_resched();
 	}
-	run->result_huge[strategy].cold_ns = median_of(passes);
+	out->cold_ns = median_of(passes);
 }
 
 static unsigned long nonzero_bytes(const char *p, unsigned long bytes)
@@ -303,12 +307,10 @@ int clearpage_calibrate(struct clearpage_node *node)
 		calibration_measure(run);
 	cpus_read_unlock();
 #ifdef CLEARPAGE_TEST_CALIBRATION
-	clearpage_test_calibration(run->result);
-	clearpage_test_calibration(run->result_huge);
+	clearpage_test_calibration(run->result[CLEARPAGE_BACKEND_4K]);
+	clearpage_test_calibration(run->result[CLEARPAGE_BACKEND_HUGE]);
 #endif
 	memcpy(node->calibration, run->result, sizeof(node->calibration));
-	memcpy(node->calibration_huge, run->result_huge,
-	       sizeof(node->calibration_huge));
 	mutex_unlock(&node->calibration_lock);
 
 	for (strategy = 1; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {

@@ -98,17 +98,14 @@ static bool clearpage_reference_frame(int strategy, struct page *page)
 
 static void clearpage_account(struct clearpage_node *node, int strategy,
 			      unsigned int nr_pages, bool sample, u64 ns,
-			      enum clearpage_backend backend)
+			      int backend)
 {
-	if (backend == CLEARPAGE_BACKEND_4K) {
-		this_cpu_add(node->stats->pages_4k[strategy], nr_pages);
-	} else {
-		this_cpu_add(node->stats->pages_huge[strategy], nr_pages);
+	this_cpu_add(node->stats->pages[backend][strategy], nr_pages);
+	if (backend == CLEARPAGE_BACKEND_HUGE)
 		this_cpu_inc(node->stats->ranges_huge[strategy]);
-	}
 	if (sample) {
-		this_cpu_add(node->stats->samples[strategy], nr_pages);
-		this_cpu_add(node->stats->sample_ns[strategy], ns);
+		this_cpu_add(node->stats->samples[backend][strategy], nr_pages);
+		this_cpu_add(node->stats->sample_ns[backend][strategy], ns);
 		this_cpu_add(node->stats->latency[clearpage_latency_bucket(div_u64(ns, nr_pages))],
 			     nr_pages);
 	}
@@ -119,7 +116,7 @@ static void clearpage_account(struct clearpage_node *node, int strategy,
  * manage (hot-added after load): then the kernel's routine runs, uncounted.
  */
 void clearpage_clear_page(struct clearpage_node *node, int strategy,
-			  struct page *page, enum clearpage_backend backend)
+			  struct page *page, int backend)
 {
 	void *kaddr;
 	bool reference, sample;
@@ -141,31 +138,31 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 	kunmap_local(kaddr);
 
 	if (reference) {
-		clearpage_account_reference(node, 1, ns);
+		clearpage_account_reference(node, backend, 1, ns);
 		return;
 	}
 	clearpage_account(node, strategy, 1, sample, ns, backend);
 }
 
-void clearpage_account_reference(struct clearpage_node *node,
+void clearpage_account_reference(struct clearpage_node *node, int backend,
 				 unsigned int nr_pages, u64 ns)
 {
-	this_cpu_add(node->stats->reference_pages, nr_pages);
-	this_cpu_add(node->stats->reference_sample_ns, ns);
+	this_cpu_add(node->stats->reference_pages[backend], nr_pages);
+	this_cpu_add(node->stats->reference_sample_ns[backend], ns);
 }
 
 /*
  * Clear @nr_pages physically contiguous pages from @page with @routine as
  * one range operation, counted as @strategy's (the huge backend clears the
  * faulting subpage's neighbourhood of a non-temporal strategy with a
- * temporal routine). The caller keeps ranges short enough to run without a
- * cond_resched() and passes a managed @node.
+ * temporal routine), or as a timed reference clear. The caller keeps ranges
+ * short enough to run without a cond_resched() and passes a managed @node.
  */
 void clearpage_clear_range(struct clearpage_node *node, int strategy,
 			   int routine, struct page *page,
-			   unsigned int nr_pages)
+			   unsigned int nr_pages, bool reference)
 {
-	bool sample = clearpage_sample_now(nr_pages);
+	bool sample = reference || clearpage_sample_now(nr_pages);
 	u64 start = 0, ns = 0;
 
 	if (sample)
@@ -175,8 +172,12 @@ void clearpage_clear_range(struct clearpage_node *node, int strategy,
 			    (unsigned long)nr_pages << PAGE_SHIFT);
 	if (sample)
 		ns = local_clock() - start;
-	clearpage_account(node, strategy, nr_pages, sample, ns,
-			  CLEARPAGE_BACKEND_HUGE);
+	if (reference)
+		clearpage_account_reference(node, CLEARPAGE_BACKEND_HUGE,
+					    nr_pages, ns);
+	else
+		clearpage_account(node, strategy, nr_pages, sample, ns,
+				  CLEARPAGE_BACKEND_HUGE);
 }
 
 void clearpage_count_prezeroed(struct clearpage_node *node,

@@ -10,23 +10,21 @@
 
 #include <clearpage/strategies.h>
 
-enum clearpage_backend {
-	CLEARPAGE_BACKEND_HUGE,
-	CLEARPAGE_BACKEND_4K,
-};
+/* For clearpage_node_set_*(): every backend at once. */
+#define CLEARPAGE_BACKEND_ALL (-1)
 
 /* Per-CPU counters of one node; summed when read. */
 struct clearpage_node_stats {
-	u64 pages_4k[CLEARPAGE_STRATEGY_COUNT];
-	u64 pages_huge[CLEARPAGE_STRATEGY_COUNT];
+	u64 pages[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
 	/* Range operations of the huge backend: one per chunk, not per page. */
 	u64 ranges_huge[CLEARPAGE_STRATEGY_COUNT];
+	/* Timed pages (1 in 2^sample_shift) and their summed clear time. */
+	u64 samples[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
+	u64 sample_ns[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
 	u64 pages_huge_prezeroed;
 	/* Reference frames cleared with the kernel's routine, all timed. */
-	u64 reference_pages;
-	u64 reference_sample_ns;
-	u64 samples[CLEARPAGE_STRATEGY_COUNT];
-	u64 sample_ns[CLEARPAGE_STRATEGY_COUNT];
+	u64 reference_pages[CLEARPAGE_BACKEND_COUNT];
+	u64 reference_sample_ns[CLEARPAGE_BACKEND_COUNT];
 	u64 latency[CLEARPAGE_LATENCY_BUCKETS];
 };
 
@@ -35,20 +33,27 @@ struct clearpage_calibration {
 	u32 cold_ns;
 };
 
-struct clearpage_node {
-	int nid;
+/* What one backend runs on one node, and who chose it. */
+struct clearpage_choice {
 	/* Read locklessly by the clearing paths; written under clearpage_lock. */
 	int strategy;
 	bool pinned;
 	enum clearpage_source last_source;
 	u64 last_change_ns;
+};
+
+struct clearpage_node {
+	int nid;
+	struct clearpage_choice choice[CLEARPAGE_BACKEND_COUNT];
 	struct kobject kobj;
 	struct clearpage_node_stats __percpu *stats;
 	struct mutex calibration_lock;
-	/* 4 KiB faults: single scattered pages. */
-	struct clearpage_calibration calibration[CLEARPAGE_STRATEGY_COUNT];
-	/* Huge folios: a whole extent, cleared as the huge backend does. */
-	struct clearpage_calibration calibration_huge[CLEARPAGE_STRATEGY_COUNT];
+	/*
+	 * Per backend, in the pattern its clears see: 4k single scattered
+	 * pages, huge whole folios cleared as ranges.
+	 */
+	struct clearpage_calibration
+		calibration[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
 };
 
 /* main.c */
@@ -61,6 +66,7 @@ bool clearpage_strategy_usable(int strategy);
 void clearpage_strategy_refuse(int strategy);
 int clearpage_strategy_parse(const char *buf, size_t count);
 const char *clearpage_source_name(enum clearpage_source source);
+extern const char *const clearpage_backend_names[CLEARPAGE_BACKEND_COUNT];
 
 /* node.c: clearpage_lock serialises every change of strategy and pin. */
 extern struct mutex clearpage_lock;
@@ -68,13 +74,14 @@ int clearpage_nodes_create(int default_strategy);
 void clearpage_nodes_destroy(void);
 void clearpage_node_release(struct kobject *kobj);
 struct clearpage_node *clearpage_node_get(int nid);
-int clearpage_node_strategy(struct clearpage_node *node);
-bool clearpage_any_node_intercepted(void);
-int clearpage_node_set_strategy(struct clearpage_node *node, int strategy,
-				enum clearpage_source source);
+int clearpage_node_strategy(struct clearpage_node *node, int backend);
+bool clearpage_any_node_intercepted(int backend);
+/* @backend: one, or CLEARPAGE_BACKEND_ALL. */
+int clearpage_node_set_strategy(struct clearpage_node *node, int backend,
+				int strategy, enum clearpage_source source);
 void clearpage_nodes_leave(int strategy);
-int clearpage_node_set_pinned(struct clearpage_node *node, bool pinned,
-			      enum clearpage_source source);
+int clearpage_node_set_pinned(struct clearpage_node *node, int backend,
+			      bool pinned, enum clearpage_source source);
 void clearpage_node_stats_sum(struct clearpage_node *node,
 			      struct clearpage_node_stats *sum);
 int clearpage_next_node(int nid, struct clearpage_node **node);
@@ -87,11 +94,11 @@ int clearpage_next_node(int nid, struct clearpage_node **node);
 void clearpage_run(int strategy, void *kaddr);
 void clearpage_run_range(int strategy, void *kaddr, unsigned long bytes);
 void clearpage_clear_page(struct clearpage_node *node, int strategy,
-			  struct page *page, enum clearpage_backend backend);
+			  struct page *page, int backend);
 void clearpage_clear_range(struct clearpage_node *node, int strategy,
 			   int routine, struct page *page,
-			   unsigned int nr_pages);
-void clearpage_account_reference(struct clearpage_node *node,
+			   unsigned int nr_pages, bool reference);
+void clearpage_account_reference(struct clearpage_node *node, int backend,
 				 unsigned int nr_pages, u64 ns);
 /* Whether the folio at @pfn of @nr_pages is a reference folio. */
 bool clearpage_reference_folio(int strategy, unsigned long pfn,
@@ -120,7 +127,8 @@ int clearpage_4k_describe(char *buf, int at);
 /* netlink.c */
 int clearpage_nl_register(void);
 void clearpage_nl_unregister(void);
-void clearpage_nl_notify(struct clearpage_node *node, int old_strategy);
+void clearpage_nl_notify(struct clearpage_node *node, int backend,
+			 int old_strategy);
 
 /* calibration.c */
 int clearpage_calibrate(struct clearpage_node *node);

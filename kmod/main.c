@@ -19,6 +19,8 @@ const char *const clearpage_strategy_names[CLEARPAGE_STRATEGY_COUNT] =
 	CLEARPAGE_STRATEGY_NAMES;
 static const char *const clearpage_source_names[CLEARPAGE_SOURCE_COUNT] =
 	CLEARPAGE_SOURCE_NAMES;
+const char *const clearpage_backend_names[CLEARPAGE_BACKEND_COUNT] =
+	CLEARPAGE_BACKEND_NAMES;
 
 static char *default_strategy = "kernel";
 module_param(default_strategy, charp, 0444);

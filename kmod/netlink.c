@@ -21,41 +21,104 @@ static const struct nla_policy clearpage_policy[CLEARPAGE_A_MAX + 1] = {
 	[CLEARPAGE_A_PINNED] = NLA_POLICY_MAX(NLA_U8, 1),
 	[CLEARPAGE_A_SOURCE] = NLA_POLICY_RANGE(NLA_U8, CLEARPAGE_SOURCE_ADMIN,
 						CLEARPAGE_SOURCE_DAEMON),
+	[CLEARPAGE_A_BACKEND] =
+		NLA_POLICY_MAX(NLA_U8, CLEARPAGE_BACKEND_COUNT - 1),
 };
 
-enum fill_what { FILL_NODE, FILL_CALIBRATION, FILL_EVENT };
+enum fill_what { FILL_NODE, FILL_CALIBRATION };
+
+static int put_u64(struct sk_buff *skb, int type, u64 value, int pad)
+{
+	return nla_put_u64_64bit(skb, type, value, pad);
+}
 
 static int put_strategy_entry(struct sk_buff *skb, struct clearpage_node *node,
 			      const struct clearpage_node_stats *sum,
 			      int strategy, enum fill_what what)
 {
+	const struct clearpage_calibration *c4k =
+		&node->calibration[CLEARPAGE_BACKEND_4K][strategy];
+	const struct clearpage_calibration *chuge =
+		&node->calibration[CLEARPAGE_BACKEND_HUGE][strategy];
 	struct nlattr *entry = nla_nest_start(skb, CLEARPAGE_A_ENTRY);
+	const int pad = CLEARPAGE_S_PAD;
 
 	if (!entry || nla_put_u8(skb, CLEARPAGE_S_STRATEGY, strategy))
 		return -EMSGSIZE;
 	if (what == FILL_NODE &&
-	    (nla_put_u64_64bit(skb, CLEARPAGE_S_PAGES_4K,
-			       sum->pages_4k[strategy], CLEARPAGE_S_PAD) ||
-	     nla_put_u64_64bit(skb, CLEARPAGE_S_PAGES_HUGE,
-			       sum->pages_huge[strategy], CLEARPAGE_S_PAD) ||
-	     nla_put_u64_64bit(skb, CLEARPAGE_S_RANGES_HUGE,
-			       sum->ranges_huge[strategy], CLEARPAGE_S_PAD) ||
-	     nla_put_u64_64bit(skb, CLEARPAGE_S_SAMPLES,
-			       sum->samples[strategy], CLEARPAGE_S_PAD) ||
-	     nla_put_u64_64bit(skb, CLEARPAGE_S_SAMPLE_NS,
-			       sum->sample_ns[strategy], CLEARPAGE_S_PAD)))
+	    (put_u64(skb, CLEARPAGE_S_PAGES_4K,
+		     sum->pages[CLEARPAGE_BACKEND_4K][strategy], pad) ||
+	     put_u64(skb, CLEARPAGE_S_PAGES_HUGE,
+		     sum->pages[CLEARPAGE_BACKEND_HUGE][strategy], pad) ||
+	     put_u64(skb, CLEARPAGE_S_RANGES_HUGE, sum->ranges_huge[strategy],
+		     pad) ||
+	     put_u64(skb, CLEARPAGE_S_SAMPLES_4K,
+		     sum->samples[CLEARPAGE_BACKEND_4K][strategy], pad) ||
+	     put_u64(skb, CLEARPAGE_S_SAMPLE_NS_4K,
+		     sum->sample_ns[CLEARPAGE_BACKEND_4K][strategy], pad) ||
+	     put_u64(skb, CLEARPAGE_S_SAMPLES_HUGE,
+		     sum->samples[CLEARPAGE_BACKEND_HUGE][strategy], pad) ||
+	     put_u64(skb, CLEARPAGE_S_SAMPLE_NS_HUGE,
+		     sum->sample_ns[CLEARPAGE_BACKEND_HUGE][strategy], pad)))
 		return -EMSGSIZE;
 	if (strategy != CLEARPAGE_STRATEGY_KERNEL &&
-	    (nla_put_u32(skb, CLEARPAGE_S_HOT_NS,
-			 node->calibration[strategy].hot_ns) ||
-	     nla_put_u32(skb, CLEARPAGE_S_COLD_NS,
-			 node->calibration[strategy].cold_ns) ||
-	     nla_put_u32(skb, CLEARPAGE_S_HUGE_HOT_NS,
-			 node->calibration_huge[strategy].hot_ns) ||
-	     nla_put_u32(skb, CLEARPAGE_S_HUGE_COLD_NS,
-			 node->calibration_huge[strategy].cold_ns)))
+	    (nla_put_u32(skb, CLEARPAGE_S_HOT_NS_4K, c4k->hot_ns) ||
+	     nla_put_u32(skb, CLEARPAGE_S_COLD_NS_4K, c4k->cold_ns) ||
+	     nla_put_u32(skb, CLEARPAGE_S_HOT_NS_HUGE, chuge->hot_ns) ||
+	     nla_put_u32(skb, CLEARPAGE_S_COLD_NS_HUGE, chuge->cold_ns)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, entry);
+	return 0;
+}
+
+/* One backend's choice; the caller holds clearpage_lock. */
+static int put_backend_state(struct sk_buff *skb, struct clearpage_node *node,
+			     int backend)
+{
+	const struct clearpage_choice *choice = &node->choice[backend];
+
+	if (nla_put_u8(skb, CLEARPAGE_A_BACKEND, backend) ||
+	    nla_put_u8(skb, CLEARPAGE_A_STRATEGY, choice->strategy) ||
+	    nla_put_u8(skb, CLEARPAGE_A_PINNED, choice->pinned) ||
+	    nla_put_u8(skb, CLEARPAGE_A_SOURCE, choice->last_source) ||
+	    put_u64(skb, CLEARPAGE_A_LAST_CHANGE_NS, choice->last_change_ns,
+		    CLEARPAGE_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int put_backends(struct sk_buff *skb, struct clearpage_node *node,
+			const struct clearpage_node_stats *sum)
+{
+	struct nlattr *nest = nla_nest_start(skb, CLEARPAGE_A_BACKENDS);
+	int b, err = 0;
+
+	if (!nest)
+		return -EMSGSIZE;
+	mutex_lock(&clearpage_lock);
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT && !err; b++) {
+		const struct clearpage_choice *choice = &node->choice[b];
+		struct nlattr *entry = nla_nest_start(skb, CLEARPAGE_A_ENTRY);
+
+		if (!entry ||
+		    nla_put_u8(skb, CLEARPAGE_B_BACKEND, b) ||
+		    nla_put_u8(skb, CLEARPAGE_B_STRATEGY, choice->strategy) ||
+		    nla_put_u8(skb, CLEARPAGE_B_PINNED, choice->pinned) ||
+		    nla_put_u8(skb, CLEARPAGE_B_SOURCE, choice->last_source) ||
+		    put_u64(skb, CLEARPAGE_B_LAST_CHANGE_NS,
+			    choice->last_change_ns, CLEARPAGE_B_PAD) ||
+		    put_u64(skb, CLEARPAGE_B_REFERENCE_PAGES,
+			    sum->reference_pages[b], CLEARPAGE_B_PAD) ||
+		    put_u64(skb, CLEARPAGE_B_REFERENCE_SAMPLE_NS,
+			    sum->reference_sample_ns[b], CLEARPAGE_B_PAD))
+			err = -EMSGSIZE;
+		else
+			nla_nest_end(skb, entry);
+	}
+	mutex_unlock(&clearpage_lock);
+	if (err)
+		return err;
+	nla_nest_end(skb, nest);
 	return 0;
 }
 
@@ -87,33 +150,18 @@ static int put_strategies(struct sk_buff *skb, struct clearpage_node *node,
 	if (what != FILL_NODE)
 		return 0;
 
-	if (nla_put_u64_64bit(skb, CLEARPAGE_A_PAGES_HUGE_PREZEROED,
-			      sum.pages_huge_prezeroed, CLEARPAGE_A_PAD) ||
-	    nla_put_u64_64bit(skb, CLEARPAGE_A_REFERENCE_PAGES,
-			      sum.reference_pages, CLEARPAGE_A_PAD) ||
-	    nla_put_u64_64bit(skb, CLEARPAGE_A_REFERENCE_SAMPLE_NS,
-			      sum.reference_sample_ns, CLEARPAGE_A_PAD))
+	if (put_u64(skb, CLEARPAGE_A_PAGES_HUGE_PREZEROED,
+		    sum.pages_huge_prezeroed, CLEARPAGE_A_PAD) ||
+	    put_backends(skb, node, &sum))
 		return -EMSGSIZE;
 	nest = nla_nest_start(skb, CLEARPAGE_A_LATENCY);
 	if (!nest)
 		return -EMSGSIZE;
 	for (strategy = 0; strategy < CLEARPAGE_LATENCY_BUCKETS; strategy++)
-		if (nla_put_u64_64bit(skb, strategy + 1, sum.latency[strategy],
-				      CLEARPAGE_A_PAD))
+		if (put_u64(skb, strategy + 1, sum.latency[strategy],
+			    CLEARPAGE_A_PAD))
 			return -EMSGSIZE;
 	nla_nest_end(skb, nest);
-	return 0;
-}
-
-/* The node's identity and state; the caller holds clearpage_lock. */
-static int put_node_state(struct sk_buff *skb, struct clearpage_node *node)
-{
-	if (nla_put_u8(skb, CLEARPAGE_A_STRATEGY, node->strategy) ||
-	    nla_put_u8(skb, CLEARPAGE_A_PINNED, node->pinned) ||
-	    nla_put_u8(skb, CLEARPAGE_A_SOURCE, node->last_source) ||
-	    nla_put_u64_64bit(skb, CLEARPAGE_A_LAST_CHANGE_NS,
-			      node->last_change_ns, CLEARPAGE_A_PAD))
-		return -EMSGSIZE;
 	return 0;
 }
 
@@ -127,12 +175,7 @@ static int fill(struct sk_buff *skb, struct clearpage_node *node, u32 portid,
 	if (!hdr)
 		return -EMSGSIZE;
 	err = nla_put_u32(skb, CLEARPAGE_A_NODE, node->nid) ? -EMSGSIZE : 0;
-	if (!err && what == FILL_NODE) {
-		mutex_lock(&clearpage_lock);
-		err = put_node_state(skb, node);
-		mutex_unlock(&clearpage_lock);
-	}
-	if (!err && what != FILL_EVENT)
+	if (!err)
 		err = put_strategies(skb, node, what);
 	if (err) {
 		genlmsg_cancel(skb, hdr);
@@ -155,6 +198,14 @@ static struct clearpage_node *request_node(struct genl_info *info)
 		return ERR_PTR(-ENODEV);
 	}
 	return node;
+}
+
+/* The request's backend, or CLEARPAGE_BACKEND_ALL when it names none. */
+static int request_backend(struct genl_info *info)
+{
+	if (!info->attrs[CLEARPAGE_A_BACKEND])
+		return CLEARPAGE_BACKEND_ALL;
+	return nla_get_u8(info->attrs[CLEARPAGE_A_BACKEND]);
 }
 
 static bool request_is_admin(struct sk_buff *skb, struct genl_info *info)
@@ -247,11 +298,11 @@ static int set_strategy_doit(struct sk_buff *skb, struct genl_info *info)
 				    "strategy not available on this CPU");
 		return -EOPNOTSUPP;
 	}
-	err = clearpage_node_set_strategy(node, strategy,
+	err = clearpage_node_set_strategy(node, request_backend(info), strategy,
 					  nla_get_u8(info->attrs[CLEARPAGE_A_SOURCE]));
 	if (err == -EBUSY)
 		NL_SET_ERR_MSG(info->extack,
-			       "node is pinned by an administrator");
+			       "the node's backend is pinned by an administrator");
 	return err;
 }
 
@@ -266,7 +317,7 @@ static int set_pinned_doit(struct sk_buff *skb, struct genl_info *info)
 		return PTR_ERR(node);
 	if (GENL_REQ_ATTR_CHECK(info, CLEARPAGE_A_PINNED))
 		return -EINVAL;
-	return clearpage_node_set_pinned(node,
+	return clearpage_node_set_pinned(node, request_backend(info),
 					 nla_get_u8(info->attrs[CLEARPAGE_A_PINNED]),
 					 CLEARPAGE_SOURCE_ADMIN);
 }
@@ -330,10 +381,12 @@ static struct genl_family clearpage_family __ro_after_init = {
 };
 
 /*
- * Announce a change of @node (strategy was @old_strategy) on "events".
- * Called under clearpage_lock, so events leave in the order of changes.
+ * Announce a change of @node's @backend (strategy was @old_strategy) on
+ * "events". Called under clearpage_lock, so events leave in the order of
+ * changes.
  */
-void clearpage_nl_notify(struct clearpage_node *node, int old_strategy)
+void clearpage_nl_notify(struct clearpage_node *node, int backend,
+			 int old_strategy)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -347,7 +400,7 @@ void clearpage_nl_notify(struct clearpage_node *node, int old_strategy)
 			  CLEARPAGE_CMD_EVENT);
 	if (!hdr || nla_put_u32(msg, CLEARPAGE_A_NODE, node->nid) ||
 	    nla_put_u8(msg, CLEARPAGE_A_OLD_STRATEGY, old_strategy) ||
-	    put_node_state(msg, node)) {
+	    put_backend_state(msg, node, backend)) {
 		nlmsg_free(msg);
 		return;
 	}

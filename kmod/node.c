@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-node state: the strategy, the pin, and the counters. The clearing paths
- * read a node's strategy locklessly once per clear; every change happens under
- * clearpage_lock, is announced with a uevent, and re-evaluates which
- * backends must be armed.
+ * Per-node state: a strategy and a pin per backend, and the counters. The
+ * clearing paths read a node's strategy locklessly once per clear; every
+ * change happens under clearpage_lock, is announced with a uevent and a
+ * netlink event per backend changed, and re-evaluates which backends must
+ * be armed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -39,95 +40,128 @@ int clearpage_next_node(int nid, struct clearpage_node **node)
 }
 
 /* A node clearpage does not manage (NULL) clears as the kernel does. */
-int clearpage_node_strategy(struct clearpage_node *node)
+int clearpage_node_strategy(struct clearpage_node *node, int backend)
 {
-	return node ? READ_ONCE(node->strategy) : CLEARPAGE_STRATEGY_KERNEL;
+	return node ? READ_ONCE(node->choice[backend].strategy) :
+		      CLEARPAGE_STRATEGY_KERNEL;
 }
 
-bool clearpage_any_node_intercepted(void)
+bool clearpage_any_node_intercepted(int backend)
 {
 	struct clearpage_node *node;
 	int nid;
 
 	for_each_clearpage_node(node, nid)
-		if (READ_ONCE(node->strategy) != CLEARPAGE_STRATEGY_KERNEL)
+		if (READ_ONCE(node->choice[backend].strategy) !=
+		    CLEARPAGE_STRATEGY_KERNEL)
 			return true;
 	return false;
 }
 
-static void clearpage_node_announce(struct clearpage_node *node,
+static void clearpage_node_announce(struct clearpage_node *node, int backend,
 				    int old_strategy)
 {
-	char env_node[32], env_strategy[48], env_source[48], env_pinned[32];
-	char *envp[] = { env_node, env_strategy, env_source, env_pinned, NULL };
+	const struct clearpage_choice *choice = &node->choice[backend];
+	char env_node[32], env_backend[32], env_strategy[48], env_source[48];
+	char env_pinned[32];
+	char *envp[] = { env_node, env_backend, env_strategy, env_source,
+			 env_pinned, NULL };
 
 	snprintf(env_node, sizeof(env_node), "CLEARPAGE_NODE=%d", node->nid);
+	snprintf(env_backend, sizeof(env_backend), "CLEARPAGE_BACKEND=%s",
+		 clearpage_backend_names[backend]);
 	snprintf(env_strategy, sizeof(env_strategy), "CLEARPAGE_STRATEGY=%s",
-		 clearpage_strategy_names[node->strategy]);
+		 clearpage_strategy_names[choice->strategy]);
 	snprintf(env_source, sizeof(env_source), "CLEARPAGE_SOURCE=%s",
-		 clearpage_source_name(node->last_source));
+		 clearpage_source_name(choice->last_source));
 	snprintf(env_pinned, sizeof(env_pinned), "CLEARPAGE_PINNED=%d",
-		 node->pinned);
+		 choice->pinned);
 	kobject_uevent_env(&node->kobj, KOBJ_CHANGE, envp);
-	clearpage_nl_notify(node, old_strategy);
+	clearpage_nl_notify(node, backend, old_strategy);
+}
+
+/* Record a change of @backend on @node and announce it. */
+static void clearpage_choice_set(struct clearpage_node *node, int backend,
+				 int strategy, bool pinned,
+				 enum clearpage_source source)
+{
+	struct clearpage_choice *choice = &node->choice[backend];
+	int old_strategy = choice->strategy;
+
+	lockdep_assert_held(&clearpage_lock);
+	WRITE_ONCE(choice->strategy, strategy);
+	choice->pinned = pinned;
+	choice->last_source = source;
+	choice->last_change_ns = ktime_get_real_ns();
+	clearpage_node_announce(node, backend, old_strategy);
+}
+
+static int first_backend(int backend)
+{
+	return backend == CLEARPAGE_BACKEND_ALL ? 0 : backend;
+}
+
+static int end_backend(int backend)
+{
+	return backend == CLEARPAGE_BACKEND_ALL ? CLEARPAGE_BACKEND_COUNT :
+						  backend + 1;
 }
 
 /*
- * An admin change pins the node; a daemon change of a pinned node is refused
- * with -EBUSY and changes nothing.
+ * An admin change pins the backend; a daemon change of a pinned backend is
+ * refused with -EBUSY and changes nothing (for every backend, nothing when
+ * one of them is pinned).
  */
-int clearpage_node_set_strategy(struct clearpage_node *node, int strategy,
-				enum clearpage_source source)
+int clearpage_node_set_strategy(struct clearpage_node *node, int backend,
+				int strategy, enum clearpage_source source)
 {
-	int old_strategy;
+	int b;
 
 	if (!clearpage_strategy_usable(strategy))
 		return -EINVAL;
 
 	mutex_lock(&clearpage_lock);
-	if (source == CLEARPAGE_SOURCE_DAEMON && node->pinned) {
-		mutex_unlock(&clearpage_lock);
-		return -EBUSY;
-	}
-	old_strategy = node->strategy;
-	WRITE_ONCE(node->strategy, strategy);
-	if (source == CLEARPAGE_SOURCE_ADMIN)
-		node->pinned = true;
-	node->last_source = source;
-	node->last_change_ns = ktime_get_real_ns();
+	for (b = first_backend(backend); b < end_backend(backend); b++)
+		if (source == CLEARPAGE_SOURCE_DAEMON && node->choice[b].pinned) {
+			mutex_unlock(&clearpage_lock);
+			return -EBUSY;
+		}
+	for (b = first_backend(backend); b < end_backend(backend); b++)
+		clearpage_choice_set(node, b, strategy,
+				     node->choice[b].pinned ||
+				     source == CLEARPAGE_SOURCE_ADMIN, source);
 	clearpage_4k_update();
-	clearpage_node_announce(node, old_strategy);
 	mutex_unlock(&clearpage_lock);
 	return 0;
 }
 
-/* Every node on @strategy returns to kernel, whatever its pin. */
+/* Every backend of every node on @strategy returns to kernel, pinned or not. */
 void clearpage_nodes_leave(int strategy)
 {
 	struct clearpage_node *node;
-	int nid;
+	int nid, b;
 
 	mutex_lock(&clearpage_lock);
-	for_each_clearpage_node(node, nid) {
-		if (node->strategy != strategy)
-			continue;
-		WRITE_ONCE(node->strategy, CLEARPAGE_STRATEGY_KERNEL);
-		node->last_source = CLEARPAGE_SOURCE_DEFAULT;
-		node->last_change_ns = ktime_get_real_ns();
-		clearpage_node_announce(node, strategy);
-	}
+	for_each_clearpage_node(node, nid)
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+			if (node->choice[b].strategy == strategy)
+				clearpage_choice_set(node, b,
+						     CLEARPAGE_STRATEGY_KERNEL,
+						     node->choice[b].pinned,
+						     CLEARPAGE_SOURCE_DEFAULT);
 	clearpage_4k_update();
 	mutex_unlock(&clearpage_lock);
 }
 
-int clearpage_node_set_pinned(struct clearpage_node *node, bool pinned,
-			      enum clearpage_source source)
+int clearpage_node_set_pinned(struct clearpage_node *node, int backend,
+			      bool pinned, enum clearpage_source source)
 {
+	int b;
+
 	mutex_lock(&clearpage_lock);
-	node->pinned = pinned;
-	node->last_source = source;
-	node->last_change_ns = ktime_get_real_ns();
-	clearpage_node_announce(node, node->strategy);
+	for (b = first_backend(backend); b < end_backend(backend); b++)
+		clearpage_choice_set(node, b, node->choice[b].strategy, pinned,
+				     source);
 	mutex_unlock(&clearpage_lock);
 	return 0;
 }
@@ -135,22 +169,27 @@ int clearpage_node_set_pinned(struct clearpage_node *node, bool pinned,
 void clearpage_node_stats_sum(struct clearpage_node *node,
 			      struct clearpage_node_stats *sum)
 {
-	int cpu, i;
+	int cpu, b, i;
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		struct clearpage_node_stats *s = per_cpu_ptr(node->stats, cpu);
 
-		for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++) {
-			sum->pages_4k[i] += READ_ONCE(s->pages_4k[i]);
-			sum->pages_huge[i] += READ_ONCE(s->pages_huge[i]);
-			sum->ranges_huge[i] += READ_ONCE(s->ranges_huge[i]);
-			sum->samples[i] += READ_ONCE(s->samples[i]);
-			sum->sample_ns[i] += READ_ONCE(s->sample_ns[i]);
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++) {
+				sum->pages[b][i] += READ_ONCE(s->pages[b][i]);
+				sum->samples[b][i] += READ_ONCE(s->samples[b][i]);
+				sum->sample_ns[b][i] +=
+					READ_ONCE(s->sample_ns[b][i]);
+			}
+			sum->reference_pages[b] +=
+				READ_ONCE(s->reference_pages[b]);
+			sum->reference_sample_ns[b] +=
+				READ_ONCE(s->reference_sample_ns[b]);
 		}
+		for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++)
+			sum->ranges_huge[i] += READ_ONCE(s->ranges_huge[i]);
 		sum->pages_huge_prezeroed += READ_ONCE(s->pages_huge_prezeroed);
-		sum->reference_pages += READ_ONCE(s->reference_pages);
-		sum->reference_sample_ns += READ_ONCE(s->reference_sample_ns);
 		for (i = 0; i < CLEARPAGE_LATENCY_BUCKETS; i++)
 			sum->latency[i] += READ_ONCE(s->latency[i]);
 	}
@@ -159,6 +198,7 @@ void clearpage_node_stats_sum(struct clearpage_node *node,
 static struct clearpage_node *clearpage_node_alloc(int nid, int strategy)
 {
 	struct clearpage_node *node;
+	int b;
 
 	node = kzalloc(sizeof(*node), GFP_KERNEL);
 	if (!node)
@@ -169,9 +209,12 @@ static struct clearpage_node *clearpage_node_alloc(int nid, int strategy)
 		return NULL;
 	}
 	node->nid = nid;
-	node->strategy = strategy;
-	node->last_source = CLEARPAGE_SOURCE_DEFAULT;
-	node->last_change_ns = ktime_get_real_ns();
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+		node->choice[b] = (struct clearpage_choice){
+			.strategy = strategy,
+			.last_source = CLEARPAGE_SOURCE_DEFAULT,
+			.last_change_ns = ktime_get_real_ns(),
+		};
 	mutex_init(&node->calibration_lock);
 	return node;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/kernel/clearpage/: the ABI documented in include/uapi/clearpage.h.
+ * /sys/kernel/clearpage/: the ABI documented in doc/ABI/sysfs-kernel-clearpage.
  * Every store validates its whole input before changing anything.
  */
 #include <linux/capability.h>
@@ -68,6 +68,23 @@ static struct clearpage_node *to_node(struct kobject *kobj)
 	return container_of(kobj, struct clearpage_node, kobj);
 }
 
+/* A node file of one backend, or of all of them (CLEARPAGE_BACKEND_ALL). */
+struct node_attribute {
+	struct kobj_attribute attr;
+	int backend;
+};
+
+static int to_backend(struct kobj_attribute *attr)
+{
+	return container_of(attr, struct node_attribute, attr)->backend;
+}
+
+#define NODE_ATTR(_file, _mode, _show, _store, _backend)		\
+	static struct node_attribute _file##_attr = {			\
+		.attr = __ATTR(_file, _mode, _show, _store),		\
+		.backend = _backend,					\
+	}
+
 /* "0" or "1", optionally followed by one newline. */
 static int clearpage_parse_bool(const char *buf, size_t count, bool *value)
 {
@@ -79,10 +96,27 @@ static int clearpage_parse_bool(const char *buf, size_t count, bool *value)
 	return 0;
 }
 
+/*
+ * The strategy in brackets: the backend's, or for all backends the one they
+ * share (none when they differ).
+ */
+static int shown_strategy(struct clearpage_node *node, int backend)
+{
+	int b, strategy;
+
+	if (backend != CLEARPAGE_BACKEND_ALL)
+		return READ_ONCE(node->choice[backend].strategy);
+	strategy = READ_ONCE(node->choice[0].strategy);
+	for (b = 1; b < CLEARPAGE_BACKEND_COUNT; b++)
+		if (READ_ONCE(node->choice[b].strategy) != strategy)
+			return -1;
+	return strategy;
+}
+
 static ssize_t strategy_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
 {
-	int current_strategy = READ_ONCE(to_node(kobj)->strategy);
+	int current_strategy = shown_strategy(to_node(kobj), to_backend(attr));
 	int strategy, len = 0;
 
 	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
@@ -108,15 +142,23 @@ static ssize_t strategy_store(struct kobject *kobj, struct kobj_attribute *attr,
 	strategy = clearpage_strategy_parse(buf, count);
 	if (strategy < 0)
 		return strategy;
-	err = clearpage_node_set_strategy(to_node(kobj), strategy,
-					  CLEARPAGE_SOURCE_ADMIN);
+	err = clearpage_node_set_strategy(to_node(kobj), to_backend(attr),
+					  strategy, CLEARPAGE_SOURCE_ADMIN);
 	return err ? err : count;
 }
 
+/* For all backends: 1 when any of them is pinned. */
 static ssize_t pinned_show(struct kobject *kobj, struct kobj_attribute *attr,
 			   char *buf)
 {
-	return sysfs_emit(buf, "%d\n", READ_ONCE(to_node(kobj)->pinned));
+	struct clearpage_node *node = to_node(kobj);
+	int backend = to_backend(attr), b;
+	bool pinned = false;
+
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+		if (backend == CLEARPAGE_BACKEND_ALL || backend == b)
+			pinned |= READ_ONCE(node->choice[b].pinned);
+	return sysfs_emit(buf, "%d\n", pinned);
 }
 
 static ssize_t pinned_store(struct kobject *kobj, struct kobj_attribute *attr,
@@ -130,7 +172,7 @@ static ssize_t pinned_store(struct kobject *kobj, struct kobj_attribute *attr,
 	err = clearpage_parse_bool(buf, count, &pinned);
 	if (err)
 		return err;
-	err = clearpage_node_set_pinned(to_node(kobj), pinned,
+	err = clearpage_node_set_pinned(to_node(kobj), to_backend(attr), pinned,
 					CLEARPAGE_SOURCE_ADMIN);
 	return err ? err : count;
 }
@@ -139,7 +181,7 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
 	struct clearpage_node_stats sum;
-	int strategy, bucket, len = 0;
+	int strategy, bucket, b, len = 0;
 
 	clearpage_node_stats_sum(to_node(kobj), &sum);
 	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
@@ -147,23 +189,32 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 		if (!clearpage_strategy_usable(strategy))
 			continue;
-		len += sysfs_emit_at(buf, len, "pages_4k_%s %llu\n", name,
-				     sum.pages_4k[strategy]);
-		len += sysfs_emit_at(buf, len, "pages_huge_%s %llu\n", name,
-				     sum.pages_huge[strategy]);
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			const char *backend = clearpage_backend_names[b];
+
+			len += sysfs_emit_at(buf, len, "pages_%s_%s %llu\n",
+					     backend, name,
+					     sum.pages[b][strategy]);
+			len += sysfs_emit_at(buf, len, "samples_%s_%s %llu\n",
+					     backend, name,
+					     sum.samples[b][strategy]);
+			len += sysfs_emit_at(buf, len,
+					     "sample_ns_%s_%s %llu\n", backend,
+					     name, sum.sample_ns[b][strategy]);
+		}
 		len += sysfs_emit_at(buf, len, "ranges_huge_%s %llu\n", name,
 				     sum.ranges_huge[strategy]);
-		len += sysfs_emit_at(buf, len, "samples_%s %llu\n", name,
-				     sum.samples[strategy]);
-		len += sysfs_emit_at(buf, len, "sample_ns_%s %llu\n", name,
-				     sum.sample_ns[strategy]);
 	}
 	len += sysfs_emit_at(buf, len, "pages_huge_prezeroed %llu\n",
 			     sum.pages_huge_prezeroed);
-	len += sysfs_emit_at(buf, len, "reference_pages %llu\n",
-			     sum.reference_pages);
-	len += sysfs_emit_at(buf, len, "reference_sample_ns %llu\n",
-			     sum.reference_sample_ns);
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+		len += sysfs_emit_at(buf, len, "reference_pages_%s %llu\n",
+				     clearpage_backend_names[b],
+				     sum.reference_pages[b]);
+		len += sysfs_emit_at(buf, len, "reference_sample_ns_%s %llu\n",
+				     clearpage_backend_names[b],
+				     sum.reference_sample_ns[b]);
+	}
 	for (bucket = 0; bucket < CLEARPAGE_LATENCY_BUCKETS - 1; bucket++)
 		len += sysfs_emit_at(buf, len, "latency_ns_%llu %llu\n",
 				     1ULL << (CLEARPAGE_LATENCY_FIRST_SHIFT +
@@ -174,10 +225,12 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return len;
 }
 
-static ssize_t show_calibration(struct clearpage_node *node,
-				const struct clearpage_calibration *table,
-				char *buf)
+static ssize_t calibration_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
 {
+	struct clearpage_node *node = to_node(kobj);
+	const struct clearpage_calibration *table =
+		node->calibration[to_backend(attr)];
 	int strategy, len = 0;
 
 	mutex_lock(&node->calibration_lock);
@@ -191,19 +244,6 @@ static ssize_t show_calibration(struct clearpage_node *node,
 	}
 	mutex_unlock(&node->calibration_lock);
 	return len;
-}
-
-static ssize_t calibration_show(struct kobject *kobj,
-				struct kobj_attribute *attr, char *buf)
-{
-	return show_calibration(to_node(kobj), to_node(kobj)->calibration, buf);
-}
-
-static ssize_t calibration_huge_show(struct kobject *kobj,
-				     struct kobj_attribute *attr, char *buf)
-{
-	return show_calibration(to_node(kobj), to_node(kobj)->calibration_huge,
-				buf);
 }
 
 static ssize_t calibrate_store(struct kobject *kobj,
@@ -222,21 +262,34 @@ static ssize_t calibrate_store(struct kobject *kobj,
 	return err ? err : count;
 }
 
-static struct kobj_attribute strategy_attr = __ATTR_RW_MODE(strategy, 0644);
-static struct kobj_attribute pinned_attr = __ATTR_RW_MODE(pinned, 0644);
-static struct kobj_attribute stats_attr = __ATTR_RO(stats);
-static struct kobj_attribute calibration_attr = __ATTR_RO(calibration);
-static struct kobj_attribute calibration_huge_attr =
-	__ATTR_RO(calibration_huge);
-static struct kobj_attribute calibrate_attr = __ATTR_WO(calibrate);
+NODE_ATTR(strategy, 0644, strategy_show, strategy_store,
+	  CLEARPAGE_BACKEND_ALL);
+NODE_ATTR(strategy_4k, 0644, strategy_show, strategy_store,
+	  CLEARPAGE_BACKEND_4K);
+NODE_ATTR(strategy_huge, 0644, strategy_show, strategy_store,
+	  CLEARPAGE_BACKEND_HUGE);
+NODE_ATTR(pinned, 0644, pinned_show, pinned_store, CLEARPAGE_BACKEND_ALL);
+NODE_ATTR(pinned_4k, 0644, pinned_show, pinned_store, CLEARPAGE_BACKEND_4K);
+NODE_ATTR(pinned_huge, 0644, pinned_show, pinned_store,
+	  CLEARPAGE_BACKEND_HUGE);
+NODE_ATTR(stats, 0444, stats_show, NULL, CLEARPAGE_BACKEND_ALL);
+NODE_ATTR(calibration_4k, 0444, calibration_show, NULL,
+	  CLEARPAGE_BACKEND_4K);
+NODE_ATTR(calibration_huge, 0444, calibration_show, NULL,
+	  CLEARPAGE_BACKEND_HUGE);
+NODE_ATTR(calibrate, 0200, NULL, calibrate_store, CLEARPAGE_BACKEND_ALL);
 
 static struct attribute *clearpage_node_attrs[] = {
-	&strategy_attr.attr,
-	&pinned_attr.attr,
-	&stats_attr.attr,
-	&calibration_attr.attr,
-	&calibration_huge_attr.attr,
-	&calibrate_attr.attr,
+	&strategy_attr.attr.attr,
+	&strategy_4k_attr.attr.attr,
+	&strategy_huge_attr.attr.attr,
+	&pinned_attr.attr.attr,
+	&pinned_4k_attr.attr.attr,
+	&pinned_huge_attr.attr.attr,
+	&stats_attr.attr.attr,
+	&calibration_4k_attr.attr.attr,
+	&calibration_huge_attr.attr.attr,
+	&calibrate_attr.attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(clearpage_node);

@@ -68,6 +68,9 @@ for kernel in $kernels; do
 	vm "$kernel" netlink "$module" "init_on_alloc=0"
 	vm "$kernel" daemon "$module" "init_on_alloc=0"
 	vm "$kernel" stress "$module" "init_on_alloc=0 hugepages=64"
+	# Huge folios as ranges: 3 GiB nodes leave room for a 1 GiB page.
+	vm "$kernel" ranges "$module" "init_on_alloc=0 hugepagesz=2M hugepages=32" \
+		--node-mb 3072
 	vm "$kernel" initonalloc "$module" "hugepages=32"
 	# The test build: a negative control that skips clears for one
 	# process, and the calibration of a real CPU for the daemon to act on.

@@ -18,10 +18,10 @@ static const struct {
 	int (*run)(int argc, char **argv, const struct ctl_options *o);
 	const char *usage;
 } commands[] = {
-	{ "status", cmd_status, "status [--json]              per-node strategy, counters, calibration" },
-	{ "set", cmd_set, "set NODE|all STRATEGY         select a strategy (pins the node)" },
-	{ "pin", cmd_pin, "pin NODE|all                  keep the daemon off the node" },
-	{ "unpin", cmd_unpin, "unpin NODE|all                hand the node back to the daemon" },
+	{ "status", cmd_status, "status [--json]              per-node, per-backend strategy, counters, calibration" },
+	{ "set", cmd_set, "set NODE|all STRATEGY [--backend 4k|huge]  select a strategy (pins it)" },
+	{ "pin", cmd_pin, "pin NODE|all [--backend 4k|huge]    keep the daemon off the node" },
+	{ "unpin", cmd_unpin, "unpin NODE|all [--backend 4k|huge]  hand the node back to the daemon" },
 	{ "calibrate", cmd_calibrate, "calibrate [NODE|all] [--json] measure hot and cold cost again" },
 	{ "monitor", cmd_monitor, "monitor [--json] [--count N] [--timeout S]  print every change" },
 	{ "unload", cmd_unload, "unload [--timeout S]          disable the livepatch, remove the module" },
@@ -35,7 +35,9 @@ static void usage(FILE *out)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %s\n", commands[i].usage);
 	fprintf(out,
-		"\nWithout a command: status. Changes need root (CAP_SYS_ADMIN).\n"
+		"\nWithout a command: status. Without --backend, set, pin and unpin\n"
+		"change both backends (4k: 4 KiB faults; huge: huge folios).\n"
+		"Changes need root (CAP_SYS_ADMIN).\n"
 		"Exit status: 0 ok, 1 failed, 2 usage, 3 module not loaded, 4 permission denied.\n"
 		"See clearpagectl(8).\n");
 }
@@ -70,7 +72,7 @@ int ctl_fail(struct cp_client *client, int err, const char *what)
 		return EXIT_PERMISSION;
 	}
 	if (err == -EBUSY) {
-		fprintf(stderr, "clearpagectl: %s: the node is pinned by an administrator; 'clearpagectl unpin' hands it back\n",
+		fprintf(stderr, "clearpagectl: %s: the node's backend is pinned by an administrator; 'clearpagectl unpin' hands it back\n",
 			what);
 		return EXIT_FAILED;
 	}
@@ -132,11 +134,13 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "backend", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
-	struct ctl_options o = { .count = -1, .timeout = -1 };
+	struct ctl_options o = { .count = -1, .timeout = -1,
+				 .backend = CP_BACKEND_ALL };
 	const char *name = "status";
 	long *number;
 	char *end;
@@ -157,6 +161,14 @@ int main(int argc, char **argv)
 			if (errno || !*optarg || *end || *number < 0) {
 				fprintf(stderr, "clearpagectl: --%s wants a non-negative number, not '%s'\n",
 					c == 'c' ? "count" : "timeout", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'b':
+			o.backend = cp_backend_from_name(optarg);
+			if (o.backend == -EINVAL) {
+				fprintf(stderr, "clearpagectl: --backend wants 4k, huge or all, not '%s'\n",
+					optarg);
 				return EXIT_USAGE;
 			}
 			break;

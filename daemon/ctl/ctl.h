@@ -17,6 +17,7 @@ enum {
 
 struct ctl_options {
 	bool json;
+	int backend;		/* CP_BACKEND_ALL unless --backend */
 	long count;
 	long timeout;
 };

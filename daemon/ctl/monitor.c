@@ -29,14 +29,16 @@ static void print_event(const struct cp_event *e, void *arg)
 
 	ctl_format_time(e->time_ns, when, sizeof(when));
 	if (m->json)
-		printf("{\"time\":\"%s\",\"time_ns\":%llu,\"node\":%u,\"old\":\"%s\","
-		       "\"new\":\"%s\",\"pinned\":%s,\"source\":\"%s\"}\n",
+		printf("{\"time\":\"%s\",\"time_ns\":%llu,\"node\":%u,\"backend\":\"%s\","
+		       "\"old\":\"%s\",\"new\":\"%s\",\"pinned\":%s,\"source\":\"%s\"}\n",
 		       when, (unsigned long long)e->time_ns, e->node,
+		       cp_backend_name(e->backend),
 		       cp_strategy_name(e->old_strategy),
 		       cp_strategy_name(e->strategy),
 		       e->pinned ? "true" : "false", cp_source_name(e->source));
 	else
-		printf("%s node %u: %s -> %s, %s, by %s\n", when, e->node,
+		printf("%s node %u %s: %s -> %s, %s, by %s\n", when, e->node,
+		       cp_backend_name(e->backend),
 		       cp_strategy_name(e->old_strategy),
 		       cp_strategy_name(e->strategy),
 		       e->pinned ? "pinned" : "not pinned",

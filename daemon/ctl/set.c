@@ -48,22 +48,25 @@ static int apply_set(struct cp_client *c, struct cp_node_info *n, char **argv,
 	int strategy = cp_strategy_from_name(argv[0]), err;
 	char what[64];
 
-	(void)o;
 	if (strategy < 0 || !cp_node_strategy(n, strategy))
 		return bad_strategy(argv[0], n);
-	snprintf(what, sizeof(what), "setting node %u to %s", n->node, argv[0]);
-	err = cp_set_strategy(c, n->node, strategy, CLEARPAGE_SOURCE_ADMIN);
+	snprintf(what, sizeof(what), "setting node %u (%s) to %s", n->node,
+		 cp_backend_name(o->backend), argv[0]);
+	err = cp_set_strategy(c, n->node, o->backend, strategy,
+			      CLEARPAGE_SOURCE_ADMIN);
 	return err ? ctl_fail(c, err, what) : EXIT_OK;
 }
 
-static int apply_pin(struct cp_client *c, struct cp_node_info *n, bool pinned)
+static int apply_pin(struct cp_client *c, struct cp_node_info *n, int backend,
+		     bool pinned)
 {
 	char what[64];
 	int err;
 
-	snprintf(what, sizeof(what), "%s node %u", pinned ? "pinning" : "unpinning",
-		 n->node);
-	err = cp_set_pinned(c, n->node, pinned);
+	snprintf(what, sizeof(what), "%s node %u (%s)",
+		 pinned ? "pinning" : "unpinning", n->node,
+		 cp_backend_name(backend));
+	err = cp_set_pinned(c, n->node, backend, pinned);
 	return err ? ctl_fail(c, err, what) : EXIT_OK;
 }
 
@@ -71,16 +74,14 @@ static int apply_pin_on(struct cp_client *c, struct cp_node_info *n,
 			char **argv, const struct ctl_options *o)
 {
 	(void)argv;
-	(void)o;
-	return apply_pin(c, n, true);
+	return apply_pin(c, n, o->backend, true);
 }
 
 static int apply_pin_off(struct cp_client *c, struct cp_node_info *n,
 			 char **argv, const struct ctl_options *o)
 {
 	(void)argv;
-	(void)o;
-	return apply_pin(c, n, false);
+	return apply_pin(c, n, o->backend, false);
 }
 
 static int apply_calibrate(struct cp_client *c, struct cp_node_info *n,
@@ -101,17 +102,20 @@ static int apply_calibrate(struct cp_client *c, struct cp_node_info *n,
 
 int cmd_set(int argc, char **argv, const struct ctl_options *o)
 {
-	return for_nodes(argc, argv, 2, "set NODE|all STRATEGY", apply_set, o);
+	return for_nodes(argc, argv, 2, "set NODE|all STRATEGY [--backend 4k|huge]",
+			 apply_set, o);
 }
 
 int cmd_pin(int argc, char **argv, const struct ctl_options *o)
 {
-	return for_nodes(argc, argv, 1, "pin NODE|all", apply_pin_on, o);
+	return for_nodes(argc, argv, 1, "pin NODE|all [--backend 4k|huge]",
+			 apply_pin_on, o);
 }
 
 int cmd_unpin(int argc, char **argv, const struct ctl_options *o)
 {
-	return for_nodes(argc, argv, 1, "unpin NODE|all", apply_pin_off, o);
+	return for_nodes(argc, argv, 1, "unpin NODE|all [--backend 4k|huge]",
+			 apply_pin_off, o);
 }
 
 int cmd_calibrate(int argc, char **argv, const struct ctl_options *o)

@@ -6,65 +6,92 @@
 
 static void print_table(const struct cp_node_info *n, bool calibration_only)
 {
+	const int k4 = CLEARPAGE_BACKEND_4K, huge = CLEARPAGE_BACKEND_HUGE;
 	char when[64];
-	int i;
+	int i, b;
 
-	ctl_format_time(n->last_change_ns, when, sizeof(when));
-	if (calibration_only)
-		printf("node %u\n", n->node);
-	else
-		printf("node %u: strategy %s, %s (last change: %s, %s)\n",
-		       n->node, cp_strategy_name(n->strategy),
-		       n->pinned ? "pinned" : "not pinned",
-		       cp_source_name(n->source), when);
-	printf("  %-10s %12s %12s %10s %8s %8s\n", "STRATEGY", "PAGES_4K",
-	       "PAGES_HUGE", "NS/PAGE", "HOT_NS", "COLD_NS");
+	printf("node %u\n", n->node);
+	for (b = 0; !calibration_only && b < CLEARPAGE_BACKEND_COUNT; b++) {
+		const struct cp_backend_info *be = &n->backend[b];
+
+		ctl_format_time(be->last_change_ns, when, sizeof(when));
+		printf("  %-5s %s, %s (last change: %s, %s)\n",
+		       cp_backend_name(b), cp_strategy_name(be->strategy),
+		       be->pinned ? "pinned" : "not pinned",
+		       cp_source_name(be->source), when);
+	}
+	printf("    %-10s %10s %8s %10s %8s %8s %8s %8s %8s %8s\n", "STRATEGY",
+	       "PAGES_4K", "NS_4K", "PAGES_HUGE", "RANGES", "NS_HUGE",
+	       "HOT_4K", "COLD_4K", "HOT_HUGE", "COLD_HUGE");
 	for (i = 0; i < n->nr_strategies; i++) {
 		const struct cp_strategy_info *s = &n->strategies[i];
-		char hot[16] = "-", cold[16] = "-", avg[24] = "-";
+		char cal[4][16] = { "-", "-", "-", "-" }, avg[2][24] = { "-", "-" };
+		bool on4k = s->strategy == n->backend[k4].strategy;
+		bool onhuge = s->strategy == n->backend[huge].strategy;
 
 		if (s->has_calibration) {
-			snprintf(hot, sizeof(hot), "%u", s->hot_ns);
-			snprintf(cold, sizeof(cold), "%u", s->cold_ns);
+			snprintf(cal[0], sizeof(cal[0]), "%u", s->hot_ns[k4]);
+			snprintf(cal[1], sizeof(cal[1]), "%u", s->cold_ns[k4]);
+			snprintf(cal[2], sizeof(cal[2]), "%u", s->hot_ns[huge]);
+			snprintf(cal[3], sizeof(cal[3]), "%u", s->cold_ns[huge]);
 		}
-		if (s->samples)
-			snprintf(avg, sizeof(avg), "%llu",
-				 (unsigned long long)(s->sample_ns / s->samples));
-		printf("%c %-10s %12llu %12llu %10s %8s %8s\n",
-		       !calibration_only && s->strategy == n->strategy ? '*' : ' ',
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+			if (s->samples[b])
+				snprintf(avg[b], sizeof(avg[b]), "%llu",
+					 (unsigned long long)(s->sample_ns[b] /
+							      s->samples[b]));
+		/* 4: the 4k backend's strategy, H: the huge backend's. */
+		printf("  %c%c%-10s %10llu %8s %10llu %8llu %8s %8s %8s %8s %8s\n",
+		       !calibration_only && on4k ? '4' : ' ',
+		       !calibration_only && onhuge ? 'H' : ' ',
 		       cp_strategy_name(s->strategy),
-		       (unsigned long long)s->pages_4k,
-		       (unsigned long long)s->pages_huge, avg, hot, cold);
+		       (unsigned long long)s->pages[k4], avg[k4],
+		       (unsigned long long)s->pages[huge],
+		       (unsigned long long)s->ranges_huge, avg[huge], cal[0],
+		       cal[1], cal[2], cal[3]);
 	}
-	if (!calibration_only) {
-		printf("  huge pages already zeroed by the allocator: %llu\n",
-		       (unsigned long long)n->pages_huge_prezeroed);
-		if (n->reference_pages)
-			printf("  reference frames cleared by the kernel's routine: %llu, %llu ns/page\n",
-			       (unsigned long long)n->reference_pages,
-			       (unsigned long long)(n->reference_sample_ns /
-						    n->reference_pages));
+	if (calibration_only)
+		return;
+	printf("  huge pages already zeroed by the allocator: %llu\n",
+	       (unsigned long long)n->pages_huge_prezeroed);
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+		const struct cp_backend_info *be = &n->backend[b];
+
+		if (be->reference_pages)
+			printf("  %s reference frames cleared by the kernel's routine: %llu, %llu ns/page\n",
+			       cp_backend_name(b),
+			       (unsigned long long)be->reference_pages,
+			       (unsigned long long)(be->reference_sample_ns /
+						    be->reference_pages));
 	}
 }
 
 static void print_json(const struct cp_node_info *n, bool calibration_only)
 {
 	char when[64];
-	int i;
+	int i, b;
 
 	printf("{\"node\":%u", n->node);
 	if (!calibration_only) {
-		ctl_format_time(n->last_change_ns, when, sizeof(when));
-		printf(",\"strategy\":\"%s\",\"pinned\":%s,\"source\":\"%s\","
-		       "\"last_change\":\"%s\",\"last_change_ns\":%llu,"
-		       "\"pages_huge_prezeroed\":%llu,\"reference_pages\":%llu,"
-		       "\"reference_sample_ns\":%llu",
-		       cp_strategy_name(n->strategy),
-		       n->pinned ? "true" : "false", cp_source_name(n->source),
-		       when, (unsigned long long)n->last_change_ns,
-		       (unsigned long long)n->pages_huge_prezeroed,
-		       (unsigned long long)n->reference_pages,
-		       (unsigned long long)n->reference_sample_ns);
+		printf(",\"pages_huge_prezeroed\":%llu,\"backends\":{",
+		       (unsigned long long)n->pages_huge_prezeroed);
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			const struct cp_backend_info *be = &n->backend[b];
+
+			ctl_format_time(be->last_change_ns, when, sizeof(when));
+			printf("%s\"%s\":{\"strategy\":\"%s\",\"pinned\":%s,"
+			       "\"source\":\"%s\",\"last_change\":\"%s\","
+			       "\"last_change_ns\":%llu,\"reference_pages\":%llu,"
+			       "\"reference_sample_ns\":%llu}",
+			       b ? "," : "", cp_backend_name(b),
+			       cp_strategy_name(be->strategy),
+			       be->pinned ? "true" : "false",
+			       cp_source_name(be->source), when,
+			       (unsigned long long)be->last_change_ns,
+			       (unsigned long long)be->reference_pages,
+			       (unsigned long long)be->reference_sample_ns);
+		}
+		printf("}");
 	}
 	printf(",\"strategies\":[");
 	for (i = 0; i < n->nr_strategies; i++) {
@@ -72,16 +99,22 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 
 		printf("%s{\"name\":\"%s\"", i ? "," : "",
 		       cp_strategy_name(s->strategy));
+		for (b = 0; !calibration_only && b < CLEARPAGE_BACKEND_COUNT; b++)
+			printf(",\"pages_%s\":%llu,\"samples_%s\":%llu,"
+			       "\"sample_ns_%s\":%llu",
+			       cp_backend_name(b),
+			       (unsigned long long)s->pages[b],
+			       cp_backend_name(b),
+			       (unsigned long long)s->samples[b],
+			       cp_backend_name(b),
+			       (unsigned long long)s->sample_ns[b]);
 		if (!calibration_only)
-			printf(",\"pages_4k\":%llu,\"pages_huge\":%llu,"
-			       "\"samples\":%llu,\"sample_ns\":%llu",
-			       (unsigned long long)s->pages_4k,
-			       (unsigned long long)s->pages_huge,
-			       (unsigned long long)s->samples,
-			       (unsigned long long)s->sample_ns);
-		if (s->has_calibration)
-			printf(",\"hot_ns\":%u,\"cold_ns\":%u", s->hot_ns,
-			       s->cold_ns);
+			printf(",\"ranges_huge\":%llu",
+			       (unsigned long long)s->ranges_huge);
+		for (b = 0; s->has_calibration && b < CLEARPAGE_BACKEND_COUNT; b++)
+			printf(",\"hot_ns_%s\":%u,\"cold_ns_%s\":%u",
+			       cp_backend_name(b), s->hot_ns[b],
+			       cp_backend_name(b), s->cold_ns[b]);
 		printf("}");
 	}
 	printf("]");

@@ -59,6 +59,30 @@ const char *cp_source_name(int source)
 	return source_names[source];
 }
 
+static const char *const backend_names[CLEARPAGE_BACKEND_COUNT] =
+	CLEARPAGE_BACKEND_NAMES;
+
+const char *cp_backend_name(int backend)
+{
+	if (backend == CP_BACKEND_ALL)
+		return "all";
+	if (backend < 0 || backend >= CLEARPAGE_BACKEND_COUNT)
+		return "unknown";
+	return backend_names[backend];
+}
+
+int cp_backend_from_name(const char *name)
+{
+	int b;
+
+	if (!strcmp(name, "all"))
+		return CP_BACKEND_ALL;
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+		if (!strcmp(name, backend_names[b]))
+			return b;
+	return -EINVAL;
+}
+
 const struct cp_strategy_info *cp_node_strategy(const struct cp_node_info *info,
 						int strategy)
 {
@@ -118,11 +142,25 @@ struct nl_msg *cp_msg_node(int family, uint8_t cmd, uint32_t node)
 	return msg;
 }
 
-struct nl_msg *cp_msg_set_strategy(int family, uint32_t node, int strategy,
-				   int source)
+/* A request about @node's @backend: no backend attribute for all of them. */
+static struct nl_msg *msg_backend(int family, uint8_t cmd, uint32_t node,
+				  int backend)
 {
-	struct nl_msg *msg = cp_msg_node(family, CLEARPAGE_CMD_SET_STRATEGY,
-					 node);
+	struct nl_msg *msg = cp_msg_node(family, cmd, node);
+
+	if (msg && backend != CP_BACKEND_ALL &&
+	    nla_put_u8(msg, CLEARPAGE_A_BACKEND, (uint8_t)backend) < 0) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+struct nl_msg *cp_msg_set_strategy(int family, uint32_t node, int backend,
+				   int strategy, int source)
+{
+	struct nl_msg *msg = msg_backend(family, CLEARPAGE_CMD_SET_STRATEGY,
+					 node, backend);
 
 	if (msg && (nla_put_u8(msg, CLEARPAGE_A_STRATEGY, strategy) < 0 ||
 		    nla_put_u8(msg, CLEARPAGE_A_SOURCE, source) < 0)) {
@@ -132,10 +170,11 @@ struct nl_msg *cp_msg_set_strategy(int family, uint32_t node, int strategy,
 	return msg;
 }
 
-struct nl_msg *cp_msg_set_pinned(int family, uint32_t node, bool pinned)
+struct nl_msg *cp_msg_set_pinned(int family, uint32_t node, int backend,
+				 bool pinned)
 {
-	struct nl_msg *msg = cp_msg_node(family, CLEARPAGE_CMD_SET_PINNED,
-					 node);
+	struct nl_msg *msg = msg_backend(family, CLEARPAGE_CMD_SET_PINNED,
+					 node, backend);
 
 	if (msg && nla_put_u8(msg, CLEARPAGE_A_PINNED, pinned) < 0) {
 		nlmsg_free(msg);
@@ -155,84 +194,124 @@ static struct nla_policy node_policy[CLEARPAGE_A_MAX + 1] = {
 	[CLEARPAGE_A_PAGES_HUGE_PREZEROED] = { .type = NLA_U64 },
 	[CLEARPAGE_A_STRATEGIES] = { .type = NLA_NESTED },
 	[CLEARPAGE_A_LATENCY] = { .type = NLA_NESTED },
-	[CLEARPAGE_A_REFERENCE_PAGES] = { .type = NLA_U64 },
-	[CLEARPAGE_A_REFERENCE_SAMPLE_NS] = { .type = NLA_U64 },
+	[CLEARPAGE_A_BACKEND] = { .type = NLA_U8 },
+	[CLEARPAGE_A_BACKENDS] = { .type = NLA_NESTED },
+};
+
+static struct nla_policy backend_policy[CLEARPAGE_B_MAX + 1] = {
+	[CLEARPAGE_B_BACKEND] = { .type = NLA_U8 },
+	[CLEARPAGE_B_STRATEGY] = { .type = NLA_U8 },
+	[CLEARPAGE_B_PINNED] = { .type = NLA_U8 },
+	[CLEARPAGE_B_SOURCE] = { .type = NLA_U8 },
+	[CLEARPAGE_B_LAST_CHANGE_NS] = { .type = NLA_U64 },
+	[CLEARPAGE_B_REFERENCE_PAGES] = { .type = NLA_U64 },
+	[CLEARPAGE_B_REFERENCE_SAMPLE_NS] = { .type = NLA_U64 },
 };
 
 static struct nla_policy strategy_policy[CLEARPAGE_S_MAX + 1] = {
 	[CLEARPAGE_S_STRATEGY] = { .type = NLA_U8 },
 	[CLEARPAGE_S_PAGES_4K] = { .type = NLA_U64 },
 	[CLEARPAGE_S_PAGES_HUGE] = { .type = NLA_U64 },
-	[CLEARPAGE_S_SAMPLES] = { .type = NLA_U64 },
-	[CLEARPAGE_S_SAMPLE_NS] = { .type = NLA_U64 },
-	[CLEARPAGE_S_HOT_NS] = { .type = NLA_U32 },
-	[CLEARPAGE_S_COLD_NS] = { .type = NLA_U32 },
 	[CLEARPAGE_S_RANGES_HUGE] = { .type = NLA_U64 },
-	[CLEARPAGE_S_HUGE_HOT_NS] = { .type = NLA_U32 },
-	[CLEARPAGE_S_HUGE_COLD_NS] = { .type = NLA_U32 },
+	[CLEARPAGE_S_SAMPLES_4K] = { .type = NLA_U64 },
+	[CLEARPAGE_S_SAMPLE_NS_4K] = { .type = NLA_U64 },
+	[CLEARPAGE_S_SAMPLES_HUGE] = { .type = NLA_U64 },
+	[CLEARPAGE_S_SAMPLE_NS_HUGE] = { .type = NLA_U64 },
+	[CLEARPAGE_S_HOT_NS_4K] = { .type = NLA_U32 },
+	[CLEARPAGE_S_COLD_NS_4K] = { .type = NLA_U32 },
+	[CLEARPAGE_S_HOT_NS_HUGE] = { .type = NLA_U32 },
+	[CLEARPAGE_S_COLD_NS_HUGE] = { .type = NLA_U32 },
 };
+
+static uint64_t get_u64(struct nlattr *attr)
+{
+	return attr ? nla_get_u64(attr) : 0;
+}
+
+/* A strategy id from the kernel, checked before it indexes anything. */
+static int get_strategy(struct nlattr *attr)
+{
+	int strategy = nla_get_u8(attr);
+
+	return strategy < CLEARPAGE_STRATEGY_COUNT ? strategy : -EINVAL;
+}
 
 static int parse_strategy_entry(struct nlattr *entry,
 				struct cp_strategy_info *s)
 {
 	struct nlattr *tb[CLEARPAGE_S_MAX + 1];
+	const int k4 = CLEARPAGE_BACKEND_4K, huge = CLEARPAGE_BACKEND_HUGE;
 
 	if (nla_parse_nested(tb, CLEARPAGE_S_MAX, entry, strategy_policy) < 0 ||
 	    !tb[CLEARPAGE_S_STRATEGY])
 		return -EINVAL;
 	memset(s, 0, sizeof(*s));
-	s->strategy = nla_get_u8(tb[CLEARPAGE_S_STRATEGY]);
-	if (tb[CLEARPAGE_S_PAGES_4K])
-		s->pages_4k = nla_get_u64(tb[CLEARPAGE_S_PAGES_4K]);
-	if (tb[CLEARPAGE_S_PAGES_HUGE])
-		s->pages_huge = nla_get_u64(tb[CLEARPAGE_S_PAGES_HUGE]);
-	if (tb[CLEARPAGE_S_RANGES_HUGE])
-		s->ranges_huge = nla_get_u64(tb[CLEARPAGE_S_RANGES_HUGE]);
-	if (tb[CLEARPAGE_S_SAMPLES])
-		s->samples = nla_get_u64(tb[CLEARPAGE_S_SAMPLES]);
-	if (tb[CLEARPAGE_S_SAMPLE_NS])
-		s->sample_ns = nla_get_u64(tb[CLEARPAGE_S_SAMPLE_NS]);
-	if (tb[CLEARPAGE_S_HOT_NS] && tb[CLEARPAGE_S_COLD_NS]) {
+	s->strategy = get_strategy(tb[CLEARPAGE_S_STRATEGY]);
+	if (s->strategy < 0)
+		return -EINVAL;
+	s->pages[k4] = get_u64(tb[CLEARPAGE_S_PAGES_4K]);
+	s->pages[huge] = get_u64(tb[CLEARPAGE_S_PAGES_HUGE]);
+	s->ranges_huge = get_u64(tb[CLEARPAGE_S_RANGES_HUGE]);
+	s->samples[k4] = get_u64(tb[CLEARPAGE_S_SAMPLES_4K]);
+	s->sample_ns[k4] = get_u64(tb[CLEARPAGE_S_SAMPLE_NS_4K]);
+	s->samples[huge] = get_u64(tb[CLEARPAGE_S_SAMPLES_HUGE]);
+	s->sample_ns[huge] = get_u64(tb[CLEARPAGE_S_SAMPLE_NS_HUGE]);
+	if (tb[CLEARPAGE_S_HOT_NS_4K] && tb[CLEARPAGE_S_COLD_NS_4K] &&
+	    tb[CLEARPAGE_S_HOT_NS_HUGE] && tb[CLEARPAGE_S_COLD_NS_HUGE]) {
 		s->has_calibration = true;
-		s->hot_ns = nla_get_u32(tb[CLEARPAGE_S_HOT_NS]);
-		s->cold_ns = nla_get_u32(tb[CLEARPAGE_S_COLD_NS]);
+		s->hot_ns[k4] = nla_get_u32(tb[CLEARPAGE_S_HOT_NS_4K]);
+		s->cold_ns[k4] = nla_get_u32(tb[CLEARPAGE_S_COLD_NS_4K]);
+		s->hot_ns[huge] = nla_get_u32(tb[CLEARPAGE_S_HOT_NS_HUGE]);
+		s->cold_ns[huge] = nla_get_u32(tb[CLEARPAGE_S_COLD_NS_HUGE]);
 	}
-	if (tb[CLEARPAGE_S_HUGE_HOT_NS] && tb[CLEARPAGE_S_HUGE_COLD_NS]) {
-		s->has_huge_calibration = true;
-		s->huge_hot_ns = nla_get_u32(tb[CLEARPAGE_S_HUGE_HOT_NS]);
-		s->huge_cold_ns = nla_get_u32(tb[CLEARPAGE_S_HUGE_COLD_NS]);
-	}
+	return 0;
+}
+
+static int parse_backend_entry(struct nlattr *entry,
+			       struct cp_backend_info *backends)
+{
+	struct nlattr *tb[CLEARPAGE_B_MAX + 1];
+	struct cp_backend_info *b;
+	int backend;
+
+	if (nla_parse_nested(tb, CLEARPAGE_B_MAX, entry, backend_policy) < 0 ||
+	    !tb[CLEARPAGE_B_BACKEND] || !tb[CLEARPAGE_B_STRATEGY])
+		return -EINVAL;
+	backend = nla_get_u8(tb[CLEARPAGE_B_BACKEND]);
+	if (backend >= CLEARPAGE_BACKEND_COUNT)
+		return -EINVAL;
+	b = &backends[backend];
+	b->strategy = get_strategy(tb[CLEARPAGE_B_STRATEGY]);
+	if (b->strategy < 0)
+		return -EINVAL;
+	b->pinned = tb[CLEARPAGE_B_PINNED] && nla_get_u8(tb[CLEARPAGE_B_PINNED]);
+	b->source = tb[CLEARPAGE_B_SOURCE] ?
+		    nla_get_u8(tb[CLEARPAGE_B_SOURCE]) : -1;
+	b->last_change_ns = get_u64(tb[CLEARPAGE_B_LAST_CHANGE_NS]);
+	b->reference_pages = get_u64(tb[CLEARPAGE_B_REFERENCE_PAGES]);
+	b->reference_sample_ns = get_u64(tb[CLEARPAGE_B_REFERENCE_SAMPLE_NS]);
 	return 0;
 }
 
 int cp_parse_node(struct nlmsghdr *nlh, struct cp_node_info *info)
 {
 	struct nlattr *tb[CLEARPAGE_A_MAX + 1], *pos;
-	int rem;
+	int rem, b;
 
 	if (genlmsg_parse(nlh, 0, tb, CLEARPAGE_A_MAX, node_policy) < 0 ||
 	    !tb[CLEARPAGE_A_NODE])
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
 	info->node = nla_get_u32(tb[CLEARPAGE_A_NODE]);
-	info->strategy = tb[CLEARPAGE_A_STRATEGY] ?
-			 nla_get_u8(tb[CLEARPAGE_A_STRATEGY]) : -1;
-	if (tb[CLEARPAGE_A_PINNED])
-		info->pinned = nla_get_u8(tb[CLEARPAGE_A_PINNED]);
-	info->source = tb[CLEARPAGE_A_SOURCE] ?
-		       nla_get_u8(tb[CLEARPAGE_A_SOURCE]) : -1;
-	if (tb[CLEARPAGE_A_LAST_CHANGE_NS])
-		info->last_change_ns =
-			nla_get_u64(tb[CLEARPAGE_A_LAST_CHANGE_NS]);
-	if (tb[CLEARPAGE_A_PAGES_HUGE_PREZEROED])
-		info->pages_huge_prezeroed =
-			nla_get_u64(tb[CLEARPAGE_A_PAGES_HUGE_PREZEROED]);
-	if (tb[CLEARPAGE_A_REFERENCE_PAGES])
-		info->reference_pages =
-			nla_get_u64(tb[CLEARPAGE_A_REFERENCE_PAGES]);
-	if (tb[CLEARPAGE_A_REFERENCE_SAMPLE_NS])
-		info->reference_sample_ns =
-			nla_get_u64(tb[CLEARPAGE_A_REFERENCE_SAMPLE_NS]);
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+		info->backend[b].strategy = -1;
+		info->backend[b].source = -1;
+	}
+	info->pages_huge_prezeroed = get_u64(tb[CLEARPAGE_A_PAGES_HUGE_PREZEROED]);
+	if (tb[CLEARPAGE_A_BACKENDS])
+		nla_for_each_nested(pos, tb[CLEARPAGE_A_BACKENDS], rem)
+			if (parse_backend_entry(pos, info->backend) < 0)
+				return -EINVAL;
 	if (tb[CLEARPAGE_A_STRATEGIES]) {
 		nla_for_each_nested(pos, tb[CLEARPAGE_A_STRATEGIES], rem) {
 			if (info->nr_strategies >= CLEARPAGE_STRATEGY_COUNT)
@@ -263,15 +342,18 @@ int cp_parse_event(struct nlmsghdr *nlh, struct cp_event *event)
 	if (genlmsg_parse(nlh, 0, tb, CLEARPAGE_A_MAX, node_policy) < 0 ||
 	    !tb[CLEARPAGE_A_NODE] || !tb[CLEARPAGE_A_STRATEGY] ||
 	    !tb[CLEARPAGE_A_OLD_STRATEGY] || !tb[CLEARPAGE_A_PINNED] ||
-	    !tb[CLEARPAGE_A_SOURCE])
+	    !tb[CLEARPAGE_A_SOURCE] || !tb[CLEARPAGE_A_BACKEND])
 		return -EINVAL;
 	event->node = nla_get_u32(tb[CLEARPAGE_A_NODE]);
-	event->old_strategy = nla_get_u8(tb[CLEARPAGE_A_OLD_STRATEGY]);
-	event->strategy = nla_get_u8(tb[CLEARPAGE_A_STRATEGY]);
+	event->backend = nla_get_u8(tb[CLEARPAGE_A_BACKEND]);
+	event->old_strategy = get_strategy(tb[CLEARPAGE_A_OLD_STRATEGY]);
+	event->strategy = get_strategy(tb[CLEARPAGE_A_STRATEGY]);
 	event->pinned = nla_get_u8(tb[CLEARPAGE_A_PINNED]);
 	event->source = nla_get_u8(tb[CLEARPAGE_A_SOURCE]);
-	event->time_ns = tb[CLEARPAGE_A_LAST_CHANGE_NS] ?
-			 nla_get_u64(tb[CLEARPAGE_A_LAST_CHANGE_NS]) : 0;
+	event->time_ns = get_u64(tb[CLEARPAGE_A_LAST_CHANGE_NS]);
+	if (event->backend >= CLEARPAGE_BACKEND_COUNT ||
+	    event->old_strategy < 0 || event->strategy < 0)
+		return -EINVAL;
 	return 0;
 }
 
@@ -463,20 +545,21 @@ int cp_get_calibration(struct cp_client *client, uint32_t node,
 	return n < 0 ? n : n == 1 ? 0 : -EPROTO;
 }
 
-int cp_set_strategy(struct cp_client *client, uint32_t node, int strategy,
-		    int source)
+int cp_set_strategy(struct cp_client *client, uint32_t node, int backend,
+		    int strategy, int source)
 {
 	int n = transact(client, cp_msg_set_strategy(client->family, node,
-						     strategy, source),
+						     backend, strategy, source),
 			 NULL, 0);
 
 	return n < 0 ? n : 0;
 }
 
-int cp_set_pinned(struct cp_client *client, uint32_t node, bool pinned)
+int cp_set_pinned(struct cp_client *client, uint32_t node, int backend,
+		  bool pinned)
 {
 	int n = transact(client, cp_msg_set_pinned(client->family, node,
-						   pinned),
+						   backend, pinned),
 			 NULL, 0);
 
 	return n < 0 ? n : 0;

@@ -20,33 +20,37 @@
 struct nl_msg;
 struct nlmsghdr;
 
+/* Backend arguments: one of enum clearpage_backend, or every one. */
+#define CP_BACKEND_ALL (-1)
+
 struct cp_strategy_info {
 	int strategy;
-	uint64_t pages_4k;
-	uint64_t pages_huge;
+	/* Per backend (enum clearpage_backend). */
+	uint64_t pages[CLEARPAGE_BACKEND_COUNT];
+	uint64_t samples[CLEARPAGE_BACKEND_COUNT];
+	uint64_t sample_ns[CLEARPAGE_BACKEND_COUNT];
 	/* Range operations of the huge backend (one per chunk). */
 	uint64_t ranges_huge;
-	uint64_t samples;
-	uint64_t sample_ns;
 	bool has_calibration;
-	uint32_t hot_ns;
-	uint32_t cold_ns;
-	/* The huge backend's calibration (whole folios, as ranges). */
-	bool has_huge_calibration;
-	uint32_t huge_hot_ns;
-	uint32_t huge_cold_ns;
+	uint32_t hot_ns[CLEARPAGE_BACKEND_COUNT];
+	uint32_t cold_ns[CLEARPAGE_BACKEND_COUNT];
 };
 
-struct cp_node_info {
-	uint32_t node;
+/* What one backend runs on a node. */
+struct cp_backend_info {
 	int strategy;
 	bool pinned;
 	int source;
 	uint64_t last_change_ns;
-	uint64_t pages_huge_prezeroed;
 	/* Reference frames: kernel clears timed beside movnti/clzero. */
 	uint64_t reference_pages;
 	uint64_t reference_sample_ns;
+};
+
+struct cp_node_info {
+	uint32_t node;
+	struct cp_backend_info backend[CLEARPAGE_BACKEND_COUNT];
+	uint64_t pages_huge_prezeroed;
 	int nr_strategies;
 	struct cp_strategy_info strategies[CLEARPAGE_STRATEGY_COUNT];
 	uint64_t latency[CLEARPAGE_LATENCY_BUCKETS];
@@ -54,6 +58,7 @@ struct cp_node_info {
 
 struct cp_event {
 	uint32_t node;
+	int backend;
 	int old_strategy;
 	int strategy;
 	bool pinned;
@@ -76,9 +81,11 @@ int cp_dump_nodes(struct cp_client *client, struct cp_node_info *nodes,
 		  int max);
 int cp_get_calibration(struct cp_client *client, uint32_t node,
 		       struct cp_node_info *info);
-int cp_set_strategy(struct cp_client *client, uint32_t node, int strategy,
-		    int source);
-int cp_set_pinned(struct cp_client *client, uint32_t node, bool pinned);
+/* @backend: enum clearpage_backend, or CP_BACKEND_ALL. */
+int cp_set_strategy(struct cp_client *client, uint32_t node, int backend,
+		    int strategy, int source);
+int cp_set_pinned(struct cp_client *client, uint32_t node, int backend,
+		  bool pinned);
 int cp_calibrate(struct cp_client *client, uint32_t node,
 		 struct cp_node_info *info);
 
@@ -93,9 +100,10 @@ int cp_events_receive(struct cp_events *events, cp_event_fn fn, void *arg);
 
 /* Message building and parsing, usable without a kernel. */
 struct nl_msg *cp_msg_new(int family, uint8_t cmd, int flags);
-struct nl_msg *cp_msg_set_strategy(int family, uint32_t node, int strategy,
-				   int source);
-struct nl_msg *cp_msg_set_pinned(int family, uint32_t node, bool pinned);
+struct nl_msg *cp_msg_set_strategy(int family, uint32_t node, int backend,
+				   int strategy, int source);
+struct nl_msg *cp_msg_set_pinned(int family, uint32_t node, int backend,
+				 bool pinned);
 struct nl_msg *cp_msg_node(int family, uint8_t cmd, uint32_t node);
 int cp_parse_node(struct nlmsghdr *nlh, struct cp_node_info *info);
 int cp_parse_event(struct nlmsghdr *nlh, struct cp_event *event);
@@ -106,6 +114,10 @@ const char *cp_parse_extack(const struct nlmsghdr *nlh);
 const char *cp_strategy_name(int strategy);
 int cp_strategy_from_name(const char *name);
 const char *cp_source_name(int source);
+/* "4k", "huge"; "all" for CP_BACKEND_ALL. */
+const char *cp_backend_name(int backend);
+/* A backend name, or "all" (CP_BACKEND_ALL); -EINVAL otherwise. */
+int cp_backend_from_name(const char *name);
 const struct cp_strategy_info *cp_node_strategy(const struct cp_node_info *info,
 						int strategy);
 

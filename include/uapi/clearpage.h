@@ -6,8 +6,9 @@
  *
  * Strategies
  * ----------
- * A strategy is the instruction sequence used to zero one 4 KiB page.
- * Names are what sysfs reads and accepts; ids are stable numbers.
+ * A strategy is the instruction sequence used to zero a page, or a range of
+ * whole pages. Names are what sysfs reads and accepts; ids are stable
+ * numbers.
  *
  *   id  name       instructions
  *   0   kernel     whatever the running kernel picked at boot (clear_page)
@@ -17,105 +18,65 @@
  *   4   movnti     8 x movnti per line, sfence at the end (non-temporal)
  *   5   clzero     AMD clzero per cache line, sfence at the end (needs CLZERO)
  *
- * sysfs: /sys/kernel/clearpage/
- * ------------------------------
- *   available_strategies  0444  names this CPU supports, space separated,
- *                               always starting with "kernel".
- *   cpu                   0444  "vendor=<id> family=<n> model=<n> stepping=<n>"
- *                               (decimal numbers, vendor as CPUID reports it).
- *   backends              0444  one line per interception backend:
- *                               "<name> active" or
- *                               "<name> inactive: <reason>".
- *                               Names: "huge" (livepatch of the huge page
- *                               clear), "4k" (kretprobe on the 4 KiB
- *                               anonymous page allocation).
- *   nodeN/                      one directory per node with memory at load.
- *   nodeN/strategy        0644  read: every available name, the current one
- *                               in brackets ("kernel [movnti] clzero").
- *                               write: one name, optionally followed by one
- *                               newline. Anything else: -EINVAL, no change.
- *                               A successful write pins the node.
- *                               Needs CAP_SYS_ADMIN (-EPERM otherwise).
- *   nodeN/pinned          0644  "0" or "1". Writing "0" or "1" (optionally
- *                               followed by one newline) sets it; anything
- *                               else is -EINVAL. A pinned node is changed only
- *                               by an administrator.
- *   nodeN/stats           0444  "key value" lines, values unsigned decimal:
- *       pages_4k_<strategy>     base pages the 4k backend cleared on this
- *                               node with <strategy>
- *       pages_huge_<strategy>   base pages the huge backend cleared on this
- *                               node with <strategy> (a 2 MiB page is 512)
- *       pages_huge_prezeroed    base pages of transparent huge pages whose
- *                               second clear was skipped because the page
- *                               allocator had already zeroed them
- *                               (init_on_alloc=1)
- *       reference_pages         base pages on reference frames: while the
- *                               node runs movnti or clzero, frames whose pfn
- *                               is a multiple of 2^reference_shift (module
- *                               parameter, default 5; 0: none) are cleared
- *                               with the kernel's routine instead, and timed.
- *                               These pages are not in pages_*_<strategy>.
- *       reference_sample_ns     sum of their clear times in ns (so
- *                               reference_sample_ns / reference_pages is the
- *                               hot strategy's ns/page on this node's pages)
- *       samples_<strategy>      number of timed clears (1 in 2^sample_shift)
- *       sample_ns_<strategy>    sum of their durations in ns, per 4 KiB page
- *                               cleared (so sample_ns / samples = ns/page)
- *       latency_ns_<bound>      log2 histogram of sampled ns per 4 KiB page:
- *                               count of samples below <bound> and at or
- *                               above the previous bound; the last bucket,
- *                               "latency_ns_inf", has no upper bound.
- *   nodeN/calibration     0444  one line per strategy other than kernel:
- *                               "<strategy> <hot_ns_per_page> <cold_ns_per_page>"
- *   nodeN/calibrate       0200  write "1" to measure calibration again.
+ * Backends
+ * --------
+ * Each node has a strategy per interception backend, because the two see
+ * different clears: "4k" (id 0) clears single 4 KiB pages that the faulting
+ * process touches at once; "huge" (id 1) clears whole huge folios (THP,
+ * mTHP, hugetlb), as ranges of whole pages (see doc/ABI).
  *
- * Module parameters: default_strategy (name, default "kernel"),
- * sample_shift (0..20, default 6: one clear in 64 is timed).
+ * sysfs
+ * -----
+ * /sys/kernel/clearpage/ is documented in doc/ABI/sysfs-kernel-clearpage,
+ * with the module parameters.
  *
- * Every change of strategy or pin also sends a "change" uevent on nodeN with
- * CLEARPAGE_NODE=, CLEARPAGE_STRATEGY=, CLEARPAGE_SOURCE= and
- * CLEARPAGE_PINNED= in its environment.
- *
- * Generic netlink family "clearpage", version 1
+ * Generic netlink family "clearpage", version 2
  * ---------------------------------------------
  * Resolve the family id and the multicast group "events" with the generic
- * netlink controller. Every request carries a genlmsghdr with version 1 and
+ * netlink controller. Every request carries a genlmsghdr with version 2 and
  * one of the commands below; attributes follow. Every attribute has a
- * policy: a missing, wrongly typed, out-of-range or unknown attribute fails
- * the request with -EINVAL and an extended ack message naming it. Reads are
+ * policy: a missing, wrongly typed or unknown attribute fails the request
+ * with -EINVAL, a value out of its range (a strategy, source or backend id
+ * beyond the enums below, a node id of MAX_NUMNODES or more) with -ERANGE,
+ * each with an extended ack message naming the attribute. Reads are
  * open to everyone; changes need CAP_SYS_ADMIN in the sender's credentials
- * (-EPERM otherwise).
+ * (-EPERM otherwise). Version 2 made the strategy, pin and counters
+ * per backend; version 1 had one strategy per node.
  *
  *   CLEARPAGE_CMD_GET_NODE            do: CLEARPAGE_A_NODE required.
  *                                     dump: one reply per managed node.
- *       reply: CLEARPAGE_A_NODE, _STRATEGY, _PINNED, _SOURCE,
- *              _LAST_CHANGE_NS, _PAGES_HUGE_PREZEROED, _REFERENCE_PAGES,
- *              _REFERENCE_SAMPLE_NS, _STRATEGIES (one
- *              CLEARPAGE_A_ENTRY per available strategy with every
- *              CLEARPAGE_S_* attribute), _LATENCY (one u64 per bucket,
- *              attribute type = bucket index + 1).
+ *       reply: CLEARPAGE_A_NODE, _PAGES_HUGE_PREZEROED, _BACKENDS (one
+ *              CLEARPAGE_A_ENTRY per backend with every CLEARPAGE_B_*
+ *              attribute), _STRATEGIES (one CLEARPAGE_A_ENTRY per available
+ *              strategy with every CLEARPAGE_S_* attribute), _LATENCY (one
+ *              u64 per bucket, attribute type = bucket index + 1).
  *   CLEARPAGE_CMD_GET_CALIBRATION     do: CLEARPAGE_A_NODE required. dump.
  *       reply: CLEARPAGE_A_NODE, _STRATEGIES (entries with
- *              CLEARPAGE_S_STRATEGY, _HOT_NS, _COLD_NS for each available
- *              strategy other than kernel).
+ *              CLEARPAGE_S_STRATEGY and the four calibration attributes for
+ *              each available strategy other than kernel).
  *   CLEARPAGE_CMD_SET_STRATEGY        CLEARPAGE_A_NODE, _STRATEGY, _SOURCE
- *                                     (admin or daemon) required.
- *       An admin set pins the node, as a sysfs write does. A daemon set on
- *       a pinned node fails with -EBUSY and changes nothing. A strategy this
- *       CPU lacks is -EOPNOTSUPP.
- *   CLEARPAGE_CMD_SET_PINNED          CLEARPAGE_A_NODE, _PINNED required.
+ *                                     (admin or daemon) required;
+ *                                     CLEARPAGE_A_BACKEND optional (absent:
+ *                                     both backends).
+ *       An admin set pins the backend(s), as a sysfs write does. A daemon
+ *       set on a pinned backend fails with -EBUSY and changes nothing (with
+ *       both backends: nothing, if either is pinned). A strategy this CPU
+ *       lacks, or one refused by its self-test, is -EOPNOTSUPP.
+ *   CLEARPAGE_CMD_SET_PINNED          CLEARPAGE_A_NODE, _PINNED required;
+ *                                     CLEARPAGE_A_BACKEND optional.
  *   CLEARPAGE_CMD_CALIBRATE           CLEARPAGE_A_NODE required; measures the
  *                                     node's calibration again (may take a
  *                                     second); reply as GET_CALIBRATION.
  *   CLEARPAGE_CMD_EVENT               multicast on "events" for every change
- *                                     of strategy or pin, from sysfs or
- *                                     netlink: CLEARPAGE_A_NODE,
- *                                     _OLD_STRATEGY, _STRATEGY, _PINNED,
- *                                     _SOURCE, _LAST_CHANGE_NS.
+ *                                     of a backend's strategy or pin, from
+ *                                     sysfs or netlink, one message per
+ *                                     backend changed: CLEARPAGE_A_NODE,
+ *                                     _BACKEND, _OLD_STRATEGY, _STRATEGY,
+ *                                     _PINNED, _SOURCE, _LAST_CHANGE_NS.
  *
  * Errors: -ENODEV for a node id without a nodeN directory (no memory at
- * load or not a node), -EINVAL for malformed requests, -EPERM without
- * CAP_SYS_ADMIN, -EBUSY as above, -ENOMEM.
+ * load or not a node), -EINVAL and -ERANGE for malformed requests, -EPERM
+ * without CAP_SYS_ADMIN, -EBUSY as above, -ENOMEM.
  *
  * Attributes (CLEARPAGE_A_*):
  *   NODE                  u32  node id
@@ -126,13 +87,21 @@
  *   OLD_STRATEGY          u8   strategy before the change (events)
  *   PAGES_HUGE_PREZEROED  u64  as in nodeN/stats
  *   STRATEGIES            nested, CLEARPAGE_A_ENTRY elements
- *   LATENCY               nested, u64 counts
+ *   LATENCY               nested, u64 counts, both backends' samples
  *   PAD                   padding for 64-bit attributes
- *   REFERENCE_PAGES       u64  as in nodeN/stats
- *   REFERENCE_SAMPLE_NS   u64  as in nodeN/stats
- * Per-strategy attributes (CLEARPAGE_S_*), inside a CLEARPAGE_A_ENTRY:
- *   STRATEGY u8; PAGES_4K, PAGES_HUGE, SAMPLES, SAMPLE_NS u64 (as in
- *   nodeN/stats); HOT_NS, COLD_NS u32 (as in nodeN/calibration).
+ *   BACKEND               u8   enum clearpage_backend
+ *   BACKENDS              nested, CLEARPAGE_A_ENTRY elements
+ * Per-backend attributes (CLEARPAGE_B_*), inside a CLEARPAGE_A_ENTRY of
+ * CLEARPAGE_A_BACKENDS:
+ *   BACKEND u8; STRATEGY u8; PINNED u8; SOURCE u8; LAST_CHANGE_NS u64;
+ *   REFERENCE_PAGES, REFERENCE_SAMPLE_NS u64 (as reference_pages_<backend>
+ *   and reference_sample_ns_<backend> in nodeN/stats).
+ * Per-strategy attributes (CLEARPAGE_S_*), inside a CLEARPAGE_A_ENTRY of
+ * CLEARPAGE_A_STRATEGIES:
+ *   STRATEGY u8; PAGES_4K, PAGES_HUGE, RANGES_HUGE, SAMPLES_4K,
+ *   SAMPLE_NS_4K, SAMPLES_HUGE, SAMPLE_NS_HUGE u64 (as in nodeN/stats);
+ *   HOT_NS_4K, COLD_NS_4K, HOT_NS_HUGE, COLD_NS_HUGE u32 (as in
+ *   nodeN/calibration_4k and nodeN/calibration_huge).
  */
 #ifndef _UAPI_CLEARPAGE_H
 #define _UAPI_CLEARPAGE_H
@@ -162,12 +131,21 @@ enum clearpage_source {
 
 #define CLEARPAGE_SOURCE_NAMES { "default", "admin", "daemon" }
 
+/* The interception backends; each node has a strategy for each. */
+enum clearpage_backend {
+	CLEARPAGE_BACKEND_4K = 0,	/* 4 KiB anonymous pages (kretprobe) */
+	CLEARPAGE_BACKEND_HUGE = 1,	/* huge folios (livepatch) */
+	CLEARPAGE_BACKEND_COUNT
+};
+
+#define CLEARPAGE_BACKEND_NAMES { "4k", "huge" }
+
 /* Number of log2 latency buckets in nodeN/stats (bounds 64 ns .. 2^21 ns). */
 #define CLEARPAGE_LATENCY_BUCKETS 17
 #define CLEARPAGE_LATENCY_FIRST_SHIFT 6
 
 #define CLEARPAGE_GENL_NAME "clearpage"
-#define CLEARPAGE_GENL_VERSION 1
+#define CLEARPAGE_GENL_VERSION 2
 #define CLEARPAGE_GENL_MCGRP_EVENTS "events"
 
 enum clearpage_cmd {
@@ -194,28 +172,44 @@ enum clearpage_attr {
 	CLEARPAGE_A_STRATEGIES,
 	CLEARPAGE_A_LATENCY,
 	CLEARPAGE_A_PAD,
-	CLEARPAGE_A_REFERENCE_PAGES,
-	CLEARPAGE_A_REFERENCE_SAMPLE_NS,
+	CLEARPAGE_A_BACKEND,
+	CLEARPAGE_A_BACKENDS,
 	__CLEARPAGE_A_MAX
 };
 #define CLEARPAGE_A_MAX (__CLEARPAGE_A_MAX - 1)
 
-/* Type of each element of CLEARPAGE_A_STRATEGIES. */
+/* Type of each element of CLEARPAGE_A_STRATEGIES and CLEARPAGE_A_BACKENDS. */
 #define CLEARPAGE_A_ENTRY 1
+
+enum clearpage_backend_attr {
+	CLEARPAGE_B_UNSPEC,
+	CLEARPAGE_B_BACKEND,
+	CLEARPAGE_B_STRATEGY,
+	CLEARPAGE_B_PINNED,
+	CLEARPAGE_B_SOURCE,
+	CLEARPAGE_B_LAST_CHANGE_NS,
+	CLEARPAGE_B_REFERENCE_PAGES,
+	CLEARPAGE_B_REFERENCE_SAMPLE_NS,
+	CLEARPAGE_B_PAD,
+	__CLEARPAGE_B_MAX
+};
+#define CLEARPAGE_B_MAX (__CLEARPAGE_B_MAX - 1)
 
 enum clearpage_strategy_attr {
 	CLEARPAGE_S_UNSPEC,
 	CLEARPAGE_S_STRATEGY,
 	CLEARPAGE_S_PAGES_4K,
 	CLEARPAGE_S_PAGES_HUGE,
-	CLEARPAGE_S_SAMPLES,
-	CLEARPAGE_S_SAMPLE_NS,
-	CLEARPAGE_S_HOT_NS,
-	CLEARPAGE_S_COLD_NS,
-	CLEARPAGE_S_PAD,
 	CLEARPAGE_S_RANGES_HUGE,
-	CLEARPAGE_S_HUGE_HOT_NS,
-	CLEARPAGE_S_HUGE_COLD_NS,
+	CLEARPAGE_S_SAMPLES_4K,
+	CLEARPAGE_S_SAMPLE_NS_4K,
+	CLEARPAGE_S_SAMPLES_HUGE,
+	CLEARPAGE_S_SAMPLE_NS_HUGE,
+	CLEARPAGE_S_HOT_NS_4K,
+	CLEARPAGE_S_COLD_NS_4K,
+	CLEARPAGE_S_HOT_NS_HUGE,
+	CLEARPAGE_S_COLD_NS_HUGE,
+	CLEARPAGE_S_PAD,
 	__CLEARPAGE_S_MAX
 };
 #define CLEARPAGE_S_MAX (__CLEARPAGE_S_MAX - 1)

@@ -69,6 +69,11 @@ check "replay-timeline.csv: one row per interval" rows "$out/r/replay-timeline.c
 check "replay.svg" svg "$out/r/replay.svg"
 check "replay --touch page runs" "$bench" replay --phases cold:3 --pages 128 --cold-mb 64 \
 	--repeats 1 --touch page --reference-every 0 --config "$out/policy.conf" --out "$out/r2"
+check "replay --backend huge runs" "$bench" replay --backend huge --phases hot:2,cold:3 \
+	--pages 1024 --cold-mb 64 --repeats 1 --config "$out/policy.conf" --out "$out/r3"
+check "replay --backend huge: a kernel (walk) arm, the ratio to it, touch page by default" \
+	json "$out/r3/replay.json" "d['results']['backend'] == 'huge' and 'kernel' in d['results']['median_total_ms'] and d['results']['adaptive_over_kernel'] > 0 and d['results']['touch'] == 'page'"
+check "replay-timeline.csv (huge): one row per interval" rows "$out/r3/replay-timeline.csv" 5
 
 # ab
 check "ab runs" "$bench" ab --a true --b "sleep 0.02" --repeats 3 --out "$out/a"
@@ -92,6 +97,9 @@ check "an unknown pattern" expect2 "--pattern" "$bench" strategies --pattern seq
 check "a chunk larger than a folio" expect2 "--chunks" "$bench" strategies --chunks 4M
 check "an unknown strategy" expect2 "unknown strategy" "$bench" strategies --strategies fast
 check "bad phases" expect2 "--phases" "$bench" replay --phases warm:3
+check "an unknown backend" expect2 "--backend" "$bench" replay --backend 2m
+check "--touch folio without huge" expect2 "--touch folio" "$bench" replay --touch folio
+check "huge pages that are not whole folios" expect2 "whole 2 MiB folios" "$bench" replay --backend huge --pages 100
 check "a bad --config is refused with file:line" \
 	sh -c "printf '[Policy]\nMargin=-1\n' > '$out/bad.conf'; '$bench' replay --config '$out/bad.conf' 2>&1 >/dev/null | grep -q 'bad.conf:2'"
 check "ab without both arms" expect2 "both --a and --b" "$bench" ab --a true

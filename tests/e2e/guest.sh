@@ -21,8 +21,12 @@ until_ok() {
 		sleep 0.2
 	done
 }
-current_strategy() { sed -n 's/.*\[\([a-z_]*\)\].*/\1/p' $CP/node$1/strategy; }
-source_of() { clearpagectl status --json | sed 's/{"node":/\n{"node":/g' | grep "^{\"node\":$1," | sed 's/.*"source":"\([a-z]*\)".*/\1/'; }
+# The load below is THP faults: the huge backend decides.
+current_strategy() { sed -n 's/.*\[\([a-z_]*\)\].*/\1/p' $CP/node$1/strategy_huge; }
+source_of() {
+	clearpagectl status --json | sed 's/{"node":/\n{"node":/g' | grep "^{\"node\":$1," |
+		sed -n 's/.*"huge":{[^}]*"source":"\([a-z]*\)".*/\1/p'
+}
 prop() { systemctl show -P "$1" clearpaged; }
 journal_has() { journalctl -o json -u clearpaged --no-pager | grep -q "$1"; }
 # Transparent huge page faults on node 0 until stop_load: pages to measure.
@@ -85,7 +89,7 @@ T=120 check "a dry-run decision is logged (MESSAGE_ID 46255a72...)" \
 	until_ok journal_has '"MESSAGE_ID":"46255a72f2b14c21ae4ac8733811607e"'
 entry=$(journalctl -o json -u clearpaged --no-pager MESSAGE_ID=46255a72f2b14c21ae4ac8733811607e | head -n 1)
 info "dry-run entry: $entry"
-for field in CLEARPAGE_NODE CLEARPAGE_FROM CLEARPAGE_TO CLEARPAGE_REASON \
+for field in CLEARPAGE_NODE CLEARPAGE_BACKEND CLEARPAGE_FROM CLEARPAGE_TO CLEARPAGE_REASON \
 	CLEARPAGE_COLD_FRACTION CLEARPAGE_NS_PER_PAGE CLEARPAGE_PREDICTED_GAIN; do
 	check "the entry has $field" sh -c "echo '$entry' | grep -q '\"$field\":'"
 done

@@ -36,7 +36,8 @@ static void test_requests(void)
 	struct nl_msg *msg;
 	struct nlmsghdr *nlh;
 
-	msg = cp_msg_set_strategy(FAMILY, 1, CLEARPAGE_STRATEGY_MOVNTI,
+	msg = cp_msg_set_strategy(FAMILY, 1, CP_BACKEND_ALL,
+				  CLEARPAGE_STRATEGY_MOVNTI,
 				  CLEARPAGE_SOURCE_DAEMON);
 	nlh = nlmsg_hdr(msg);
 	CHECK(nlh->nlmsg_type == FAMILY, "set_strategy goes to the family");
@@ -50,18 +51,31 @@ static void test_requests(void)
 	      nla_get_u8(tb[CLEARPAGE_A_STRATEGY]) == CLEARPAGE_STRATEGY_MOVNTI &&
 	      tb[CLEARPAGE_A_SOURCE] &&
 	      nla_get_u8(tb[CLEARPAGE_A_SOURCE]) == CLEARPAGE_SOURCE_DAEMON &&
-	      !tb[CLEARPAGE_A_PINNED],
-	      "set_strategy carries node u32, strategy u8, source u8, nothing else");
+	      !tb[CLEARPAGE_A_PINNED] && !tb[CLEARPAGE_A_BACKEND],
+	      "set_strategy for every backend carries node u32, strategy u8, source u8, nothing else");
 	nlmsg_free(msg);
 
-	msg = cp_msg_set_pinned(FAMILY, 7, true);
+	msg = cp_msg_set_strategy(FAMILY, 1, CLEARPAGE_BACKEND_HUGE,
+				  CLEARPAGE_STRATEGY_CLZERO,
+				  CLEARPAGE_SOURCE_ADMIN);
+	nlh = nlmsg_hdr(msg);
+	CHECK(genlmsg_parse(nlh, 0, tb, CLEARPAGE_A_MAX, NULL) == 0 &&
+	      tb[CLEARPAGE_A_BACKEND] && nla_len(tb[CLEARPAGE_A_BACKEND]) == 1 &&
+	      nla_get_u8(tb[CLEARPAGE_A_BACKEND]) == CLEARPAGE_BACKEND_HUGE &&
+	      nla_get_u8(tb[CLEARPAGE_A_STRATEGY]) == CLEARPAGE_STRATEGY_CLZERO,
+	      "set_strategy for one backend carries the backend u8");
+	nlmsg_free(msg);
+
+	msg = cp_msg_set_pinned(FAMILY, 7, CLEARPAGE_BACKEND_4K, true);
 	nlh = nlmsg_hdr(msg);
 	CHECK(genlmsg_hdr(nlh)->cmd == CLEARPAGE_CMD_SET_PINNED &&
 	      genlmsg_parse(nlh, 0, tb, CLEARPAGE_A_MAX, NULL) == 0 &&
 	      nla_get_u32(tb[CLEARPAGE_A_NODE]) == 7 &&
 	      nla_get_u8(tb[CLEARPAGE_A_PINNED]) == 1 &&
+	      tb[CLEARPAGE_A_BACKEND] &&
+	      nla_get_u8(tb[CLEARPAGE_A_BACKEND]) == CLEARPAGE_BACKEND_4K &&
 	      !tb[CLEARPAGE_A_STRATEGY],
-	      "set_pinned carries node and pinned");
+	      "set_pinned carries node, backend and pinned");
 	nlmsg_free(msg);
 
 	msg = cp_msg_new(FAMILY, CLEARPAGE_CMD_GET_NODE, NLM_F_DUMP);
@@ -73,27 +87,41 @@ static void test_requests(void)
 	nlmsg_free(msg);
 }
 
-/* A GET_NODE reply as the kernel sends it. */
-static struct nl_msg *node_reply(bool node_as_u8, bool with_node)
+/* A GET_NODE reply as the kernel sends it; @bad_strategy: an id too big. */
+static struct nl_msg *node_reply(bool node_as_u8, bool with_node,
+				 bool bad_strategy)
 {
 	struct nl_msg *msg = nlmsg_alloc();
 	struct nlattr *list, *entry;
 	int i;
 
-	genlmsg_put(msg, 0, 0, FAMILY, 0, 0, CLEARPAGE_CMD_GET_NODE, 1);
+	genlmsg_put(msg, 0, 0, FAMILY, 0, 0, CLEARPAGE_CMD_GET_NODE,
+		    CLEARPAGE_GENL_VERSION);
 	if (with_node) {
 		if (node_as_u8)
 			nla_put_u8(msg, CLEARPAGE_A_NODE, 3);
 		else
 			nla_put_u32(msg, CLEARPAGE_A_NODE, 3);
 	}
-	nla_put_u8(msg, CLEARPAGE_A_STRATEGY, CLEARPAGE_STRATEGY_MOVQ);
-	nla_put_u8(msg, CLEARPAGE_A_PINNED, 1);
-	nla_put_u8(msg, CLEARPAGE_A_SOURCE, CLEARPAGE_SOURCE_ADMIN);
-	nla_put_u64(msg, CLEARPAGE_A_LAST_CHANGE_NS, 1764480000123456789ULL);
 	nla_put_u64(msg, CLEARPAGE_A_PAGES_HUGE_PREZEROED, 512);
-	nla_put_u64(msg, CLEARPAGE_A_REFERENCE_PAGES, 32);
-	nla_put_u64(msg, CLEARPAGE_A_REFERENCE_SAMPLE_NS, 3200);
+	list = nla_nest_start(msg, CLEARPAGE_A_BACKENDS);
+	entry = nla_nest_start(msg, CLEARPAGE_A_ENTRY);
+	nla_put_u8(msg, CLEARPAGE_B_BACKEND, CLEARPAGE_BACKEND_4K);
+	nla_put_u8(msg, CLEARPAGE_B_STRATEGY, CLEARPAGE_STRATEGY_MOVQ);
+	nla_put_u8(msg, CLEARPAGE_B_PINNED, 1);
+	nla_put_u8(msg, CLEARPAGE_B_SOURCE, CLEARPAGE_SOURCE_ADMIN);
+	nla_put_u64(msg, CLEARPAGE_B_LAST_CHANGE_NS, 1764480000123456789ULL);
+	nla_put_u64(msg, CLEARPAGE_B_REFERENCE_PAGES, 32);
+	nla_put_u64(msg, CLEARPAGE_B_REFERENCE_SAMPLE_NS, 3200);
+	nla_nest_end(msg, entry);
+	entry = nla_nest_start(msg, CLEARPAGE_A_ENTRY);
+	nla_put_u8(msg, CLEARPAGE_B_BACKEND, CLEARPAGE_BACKEND_HUGE);
+	nla_put_u8(msg, CLEARPAGE_B_STRATEGY, bad_strategy ? 200 :
+		   CLEARPAGE_STRATEGY_KERNEL);
+	nla_put_u8(msg, CLEARPAGE_B_PINNED, 0);
+	nla_put_u8(msg, CLEARPAGE_B_SOURCE, CLEARPAGE_SOURCE_DAEMON);
+	nla_nest_end(msg, entry);
+	nla_nest_end(msg, list);
 	list = nla_nest_start(msg, CLEARPAGE_A_STRATEGIES);
 	entry = nla_nest_start(msg, CLEARPAGE_A_ENTRY);
 	nla_put_u8(msg, CLEARPAGE_S_STRATEGY, CLEARPAGE_STRATEGY_KERNEL);
@@ -103,10 +131,15 @@ static struct nl_msg *node_reply(bool node_as_u8, bool with_node)
 	nla_put_u8(msg, CLEARPAGE_S_STRATEGY, CLEARPAGE_STRATEGY_MOVQ);
 	nla_put_u64(msg, CLEARPAGE_S_PAGES_4K, 1000);
 	nla_put_u64(msg, CLEARPAGE_S_PAGES_HUGE, 5120);
-	nla_put_u64(msg, CLEARPAGE_S_SAMPLES, 16);
-	nla_put_u64(msg, CLEARPAGE_S_SAMPLE_NS, 6400);
-	nla_put_u32(msg, CLEARPAGE_S_HOT_NS, 70);
-	nla_put_u32(msg, CLEARPAGE_S_COLD_NS, 420);
+	nla_put_u64(msg, CLEARPAGE_S_RANGES_HUGE, 20);
+	nla_put_u64(msg, CLEARPAGE_S_SAMPLES_4K, 16);
+	nla_put_u64(msg, CLEARPAGE_S_SAMPLE_NS_4K, 6400);
+	nla_put_u64(msg, CLEARPAGE_S_SAMPLES_HUGE, 512);
+	nla_put_u64(msg, CLEARPAGE_S_SAMPLE_NS_HUGE, 51200);
+	nla_put_u32(msg, CLEARPAGE_S_HOT_NS_4K, 70);
+	nla_put_u32(msg, CLEARPAGE_S_COLD_NS_4K, 420);
+	nla_put_u32(msg, CLEARPAGE_S_HOT_NS_HUGE, 30);
+	nla_put_u32(msg, CLEARPAGE_S_COLD_NS_HUGE, 90);
 	nla_nest_end(msg, entry);
 	nla_nest_end(msg, list);
 	list = nla_nest_start(msg, CLEARPAGE_A_LATENCY);
@@ -118,36 +151,50 @@ static struct nl_msg *node_reply(bool node_as_u8, bool with_node)
 
 static void test_node_parse(void)
 {
+	const int k4 = CLEARPAGE_BACKEND_4K, huge = CLEARPAGE_BACKEND_HUGE;
 	struct cp_node_info info;
 	const struct cp_strategy_info *movq;
-	struct nl_msg *msg = node_reply(false, true);
+	struct nl_msg *msg = node_reply(false, true, false);
 
 	CHECK(cp_parse_node(nlmsg_hdr(msg), &info) == 0, "node reply parses");
-	CHECK(info.node == 3 && info.strategy == CLEARPAGE_STRATEGY_MOVQ &&
-	      info.pinned && info.source == CLEARPAGE_SOURCE_ADMIN &&
-	      info.last_change_ns == 1764480000123456789ULL &&
-	      info.pages_huge_prezeroed == 512 &&
-	      info.reference_pages == 32 && info.reference_sample_ns == 3200,
+	CHECK(info.node == 3 && info.pages_huge_prezeroed == 512,
 	      "node fields");
+	CHECK(info.backend[k4].strategy == CLEARPAGE_STRATEGY_MOVQ &&
+	      info.backend[k4].pinned &&
+	      info.backend[k4].source == CLEARPAGE_SOURCE_ADMIN &&
+	      info.backend[k4].last_change_ns == 1764480000123456789ULL &&
+	      info.backend[k4].reference_pages == 32 &&
+	      info.backend[k4].reference_sample_ns == 3200 &&
+	      info.backend[huge].strategy == CLEARPAGE_STRATEGY_KERNEL &&
+	      !info.backend[huge].pinned &&
+	      info.backend[huge].source == CLEARPAGE_SOURCE_DAEMON,
+	      "per-backend strategy, pin, source and reference frames");
 	movq = cp_node_strategy(&info, CLEARPAGE_STRATEGY_MOVQ);
-	CHECK(info.nr_strategies == 2 && movq && movq->pages_4k == 1000 &&
-	      movq->pages_huge == 5120 && movq->samples == 16 &&
-	      movq->sample_ns == 6400 && movq->has_calibration &&
-	      movq->hot_ns == 70 && movq->cold_ns == 420,
-	      "per-strategy counters and calibration");
+	CHECK(info.nr_strategies == 2 && movq && movq->pages[k4] == 1000 &&
+	      movq->pages[huge] == 5120 && movq->ranges_huge == 20 &&
+	      movq->samples[k4] == 16 && movq->sample_ns[k4] == 6400 &&
+	      movq->samples[huge] == 512 && movq->sample_ns[huge] == 51200 &&
+	      movq->has_calibration && movq->hot_ns[k4] == 70 &&
+	      movq->cold_ns[k4] == 420 && movq->hot_ns[huge] == 30 &&
+	      movq->cold_ns[huge] == 90,
+	      "per-strategy, per-backend counters and calibration");
 	CHECK(!cp_node_strategy(&info, CLEARPAGE_STRATEGY_KERNEL)->has_calibration,
 	      "kernel has no calibration");
 	CHECK(info.latency[0] == 0 && info.latency[16] == 160,
 	      "latency buckets by attribute type");
 	nlmsg_free(msg);
 
-	msg = node_reply(true, true);
+	msg = node_reply(true, true, false);
 	CHECK(cp_parse_node(nlmsg_hdr(msg), &info) == -EINVAL,
 	      "a node id of the wrong size is refused");
 	nlmsg_free(msg);
-	msg = node_reply(false, false);
+	msg = node_reply(false, false, false);
 	CHECK(cp_parse_node(nlmsg_hdr(msg), &info) == -EINVAL,
 	      "a reply without a node id is refused");
+	nlmsg_free(msg);
+	msg = node_reply(false, true, true);
+	CHECK(cp_parse_node(nlmsg_hdr(msg), &info) == -EINVAL,
+	      "a strategy id beyond the known ones is refused");
 	nlmsg_free(msg);
 }
 
@@ -158,12 +205,14 @@ static void test_event_parse(void)
 
 	genlmsg_put(msg, 0, 0, FAMILY, 0, 0, CLEARPAGE_CMD_EVENT, 1);
 	nla_put_u32(msg, CLEARPAGE_A_NODE, 1);
+	nla_put_u8(msg, CLEARPAGE_A_BACKEND, CLEARPAGE_BACKEND_HUGE);
 	nla_put_u8(msg, CLEARPAGE_A_OLD_STRATEGY, CLEARPAGE_STRATEGY_KERNEL);
 	nla_put_u8(msg, CLEARPAGE_A_STRATEGY, CLEARPAGE_STRATEGY_MOVNTI);
 	nla_put_u8(msg, CLEARPAGE_A_PINNED, 0);
 	nla_put_u8(msg, CLEARPAGE_A_SOURCE, CLEARPAGE_SOURCE_DAEMON);
 	nla_put_u64(msg, CLEARPAGE_A_LAST_CHANGE_NS, 42);
 	CHECK(cp_parse_event(nlmsg_hdr(msg), &event) == 0 && event.node == 1 &&
+	      event.backend == CLEARPAGE_BACKEND_HUGE &&
 	      event.old_strategy == CLEARPAGE_STRATEGY_KERNEL &&
 	      event.strategy == CLEARPAGE_STRATEGY_MOVNTI && !event.pinned &&
 	      event.source == CLEARPAGE_SOURCE_DAEMON && event.time_ns == 42,
@@ -230,6 +279,13 @@ static void test_names(void)
 	      "unknown strategy names are refused");
 	CHECK(!strcmp(cp_source_name(CLEARPAGE_SOURCE_DAEMON), "daemon"),
 	      "source names");
+	CHECK(cp_backend_from_name("4k") == CLEARPAGE_BACKEND_4K &&
+	      cp_backend_from_name("huge") == CLEARPAGE_BACKEND_HUGE &&
+	      cp_backend_from_name("all") == CP_BACKEND_ALL &&
+	      cp_backend_from_name("HUGE") == -EINVAL &&
+	      !strcmp(cp_backend_name(CLEARPAGE_BACKEND_HUGE), "huge") &&
+	      !strcmp(cp_backend_name(7), "unknown"),
+	      "backend names");
 }
 
 int main(void)

@@ -47,22 +47,40 @@ static int entries(const char *dir)
 int main(int argc, char **argv)
 {
 	struct cp_node_info info[2] = {
-		{ .node = 0, .strategy = CLEARPAGE_STRATEGY_MOVNTI,
-		  .reference_pages = 77, .nr_strategies = 2,
+		{ .node = 0, .nr_strategies = 2,
+		  .backend = {
+			[CLEARPAGE_BACKEND_4K] = {
+				.strategy = CLEARPAGE_STRATEGY_MOVNTI,
+				.reference_pages = 77 },
+			[CLEARPAGE_BACKEND_HUGE] = {
+				.strategy = CLEARPAGE_STRATEGY_KERNEL },
+		  },
 		  .strategies = {
-			{ .strategy = CLEARPAGE_STRATEGY_KERNEL, .pages_4k = 0,
-			  .pages_huge = 1024, .samples = 16, .sample_ns = 6400 },
-			{ .strategy = CLEARPAGE_STRATEGY_MOVNTI, .pages_4k = 4096,
-			  .pages_huge = 512, .samples = 70, .sample_ns = 14000 },
+			{ .strategy = CLEARPAGE_STRATEGY_KERNEL,
+			  .pages = { 0, 1024 }, .samples = { 0, 16 },
+			  .sample_ns = { 0, 6400 }, .ranges_huge = 1024 },
+			{ .strategy = CLEARPAGE_STRATEGY_MOVNTI,
+			  .pages = { 4096, 512 }, .samples = { 70, 8 },
+			  .sample_ns = { 14000, 800 }, .ranges_huge = 1 },
 		  } },
-		{ .node = 1, .strategy = CLEARPAGE_STRATEGY_KERNEL, .pinned = true,
-		  .nr_strategies = 1,
+		{ .node = 1, .nr_strategies = 1,
+		  .backend = {
+			[CLEARPAGE_BACKEND_4K] = {
+				.strategy = CLEARPAGE_STRATEGY_KERNEL },
+			[CLEARPAGE_BACKEND_HUGE] = {
+				.strategy = CLEARPAGE_STRATEGY_KERNEL,
+				.pinned = true },
+		  },
 		  .strategies = { { .strategy = CLEARPAGE_STRATEGY_KERNEL } } },
 	};
 	struct metrics_node nodes[2] = {
-		{ .info = &info[0], .cold_fraction = 0.93, .ns_per_page = 205,
-		  .switches = 3, .reverts = 1, .pins_seen = 0 },
-		{ .info = &info[1], .cold_fraction = -1, .pins_seen = 2 },
+		{ .info = &info[0],
+		  .unit = { { .cold_fraction = 0.93, .ns_per_page = 205,
+			      .switches = 3, .reverts = 1 },
+			    { .cold_fraction = -1, .switches = 5 } } },
+		{ .info = &info[1],
+		  .unit = { { .cold_fraction = -1 },
+			    { .cold_fraction = -1, .pins_seen = 2 } } },
 	};
 	struct metrics_daemon d = { .attached = true };
 	char dir[] = "/tmp/test-metrics-XXXXXX", path[256], cmd[1024];
@@ -72,25 +90,32 @@ int main(int argc, char **argv)
 
 	format(&d, nodes, 2);
 	CHECK(strstr(text, "# TYPE clearpage_pages_cleared_total counter\n") &&
-	      strstr(text, "clearpage_pages_cleared_total{node=\"0\",strategy=\"movnti\",backend=\"4k\"} 4096\n") &&
-	      strstr(text, "clearpage_pages_cleared_total{node=\"0\",strategy=\"movnti\",backend=\"huge\"} 512\n"),
-	      "pages cleared per node, strategy and backend");
-	CHECK(strstr(text, "clearpage_sampled_clears_total{node=\"0\",strategy=\"movnti\"} 70\n") &&
-	      strstr(text, "clearpage_sampled_clear_seconds_total{node=\"0\",strategy=\"movnti\"} 1.4e-05\n"),
-	      "sampled clears and their time, in seconds");
-	CHECK(strstr(text, "clearpage_strategy{node=\"0\",strategy=\"movnti\"} 1\n") &&
-	      strstr(text, "clearpage_strategy{node=\"0\",strategy=\"kernel\"} 0\n") &&
-	      strstr(text, "clearpage_pinned{node=\"1\"} 1\n"),
-	      "current strategy as a state set, and pins");
-	CHECK(strstr(text, "clearpage_cold_fraction{node=\"0\"} 0.93000000000000005\n") &&
-	      strstr(text, "clearpage_cold_fraction{node=\"1\"} NaN\n") &&
-	      strstr(text, "clearpage_clear_seconds_per_page{node=\"1\"} NaN\n"),
+	      strstr(text, "clearpage_pages_cleared_total{node=\"0\",backend=\"4k\",strategy=\"movnti\"} 4096\n") &&
+	      strstr(text, "clearpage_pages_cleared_total{node=\"0\",backend=\"huge\",strategy=\"movnti\"} 512\n"),
+	      "pages cleared per node, backend and strategy");
+	CHECK(strstr(text, "clearpage_range_operations_total{node=\"0\",backend=\"huge\",strategy=\"kernel\"} 1024\n") &&
+	      strstr(text, "clearpage_range_operations_total{node=\"0\",backend=\"huge\",strategy=\"movnti\"} 1\n"),
+	      "range operations of the huge backend");
+	CHECK(strstr(text, "clearpage_sampled_clears_total{node=\"0\",backend=\"4k\",strategy=\"movnti\"} 70\n") &&
+	      strstr(text, "clearpage_sampled_clear_seconds_total{node=\"0\",backend=\"4k\",strategy=\"movnti\"} 1.4e-05\n") &&
+	      strstr(text, "clearpage_sampled_clears_total{node=\"0\",backend=\"huge\",strategy=\"movnti\"} 8\n"),
+	      "sampled clears and their time per backend, in seconds");
+	CHECK(strstr(text, "clearpage_strategy{node=\"0\",backend=\"4k\",strategy=\"movnti\"} 1\n") &&
+	      strstr(text, "clearpage_strategy{node=\"0\",backend=\"4k\",strategy=\"kernel\"} 0\n") &&
+	      strstr(text, "clearpage_strategy{node=\"0\",backend=\"huge\",strategy=\"kernel\"} 1\n") &&
+	      strstr(text, "clearpage_pinned{node=\"1\",backend=\"huge\"} 1\n") &&
+	      strstr(text, "clearpage_pinned{node=\"1\",backend=\"4k\"} 0\n"),
+	      "current strategy per backend as a state set, and pins");
+	CHECK(strstr(text, "clearpage_cold_fraction{node=\"0\",backend=\"4k\"} 0.93000000000000005\n") &&
+	      strstr(text, "clearpage_cold_fraction{node=\"1\",backend=\"4k\"} NaN\n") &&
+	      strstr(text, "clearpage_clear_seconds_per_page{node=\"1\",backend=\"huge\"} NaN\n"),
 	      "cold fraction, NaN when unknown");
-	CHECK(strstr(text, "clearpaged_switches_total{node=\"0\"} 3\n") &&
-	      strstr(text, "clearpaged_reverts_total{node=\"0\"} 1\n") &&
-	      strstr(text, "clearpaged_pins_seen_total{node=\"1\"} 2\n") &&
-	      strstr(text, "clearpage_reference_pages_total{node=\"0\"} 77\n"),
-	      "switches, reverts, pins seen, reference pages");
+	CHECK(strstr(text, "clearpaged_switches_total{node=\"0\",backend=\"4k\"} 3\n") &&
+	      strstr(text, "clearpaged_switches_total{node=\"0\",backend=\"huge\"} 5\n") &&
+	      strstr(text, "clearpaged_reverts_total{node=\"0\",backend=\"4k\"} 1\n") &&
+	      strstr(text, "clearpaged_pins_seen_total{node=\"1\",backend=\"huge\"} 2\n") &&
+	      strstr(text, "clearpage_reference_pages_total{node=\"0\",backend=\"4k\"} 77\n"),
+	      "switches, reverts, pins seen, reference pages per backend");
 	CHECK(strstr(text, "clearpaged_module_attached 1\n") != NULL,
 	      "module attached");
 	d.attached = false;

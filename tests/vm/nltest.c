@@ -3,6 +3,7 @@
  * nltest: netlink and uevent checks run inside the test VM.
  *
  *   nltest set NODE STRATEGY admin|daemon --expect ok|ERRNO_NAME
+ *              [--backend 4k|huge|all|NUMBER]
  *   nltest get NODE --expect ok|ERRNO_NAME
  *       One request through libclearpage; prints the result and the
  *       kernel's extended ack message; exits 0 when it is the expected one.
@@ -62,17 +63,25 @@ static int expect_result(int err, struct cp_client *client, const char *what,
 static int cmd_set(int argc, char **argv)
 {
 	struct cp_client *client;
-	int strategy, source, err;
+	int strategy, source, err, backend = CP_BACKEND_ALL;
 
-	if (argc != 7 || strcmp(argv[5], "--expect"))
+	if ((argc != 7 && argc != 9) || strcmp(argv[5], "--expect"))
 		return 2;
+	if (argc == 9) {
+		if (strcmp(argv[7], "--backend"))
+			return 2;
+		backend = cp_backend_from_name(argv[8]);
+		/* A raw number reaches the kernel's policy unchecked. */
+		if (backend == -EINVAL)
+			backend = (int)strtoul(argv[8], NULL, 0);
+	}
 	strategy = cp_strategy_from_name(argv[3]);
 	source = !strcmp(argv[4], "daemon") ? CLEARPAGE_SOURCE_DAEMON :
 					       CLEARPAGE_SOURCE_ADMIN;
 	err = cp_client_open(&client);
 	if (err)
 		return expect_result(err, NULL, "open", argv[6]);
-	err = cp_set_strategy(client, strtoul(argv[2], NULL, 0),
+	err = cp_set_strategy(client, strtoul(argv[2], NULL, 0), backend,
 			      strategy < 0 ? 255 : strategy, source);
 	err = expect_result(err, client, "set", argv[6]);
 	cp_client_close(client);
@@ -351,9 +360,10 @@ static int cmd_uevents(int argc, char **argv)
 		dev = udev_monitor_receive_device(monitor);
 		if (!dev)
 			continue;
-		printf("uevent %s %s node=%s strategy=%s source=%s pinned=%s\n",
+		printf("uevent %s %s node=%s backend=%s strategy=%s source=%s pinned=%s\n",
 		       udev_device_get_action(dev), udev_device_get_sysname(dev),
 		       udev_device_get_property_value(dev, "CLEARPAGE_NODE") ?: "-",
+		       udev_device_get_property_value(dev, "CLEARPAGE_BACKEND") ?: "-",
 		       udev_device_get_property_value(dev, "CLEARPAGE_STRATEGY") ?: "-",
 		       udev_device_get_property_value(dev, "CLEARPAGE_SOURCE") ?: "-",
 		       udev_device_get_property_value(dev, "CLEARPAGE_PINNED") ?: "-");

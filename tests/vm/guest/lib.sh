@@ -47,6 +47,11 @@ current_strategy() {
 	sed -n 's/.*\[\([a-z_]*\)\].*/\1/p' $CP/node$1/strategy
 }
 
+# backend_strategy NODE 4k|huge: the bracketed name in nodeN/strategy_BACKEND.
+backend_strategy() {
+	sed -n 's/.*\[\([a-z_]*\)\].*/\1/p' $CP/node$1/strategy_$2
+}
+
 # stat_value NODE KEY
 stat_value() { awk -v k="$2" '$1 == k { print $2 }' $CP/node$1/stats; }
 

@@ -23,7 +23,9 @@ expected_nodes=$(cat /sys/devices/system/node/has_memory)
 check "one nodeN directory per node with memory ($expected_nodes)" \
 	test "$(nodes | tr '\n' ' ')" = "0 1 " -a "$expected_nodes" = "0-1"
 for n in $(nodes); do
-	for f in strategy:644 pinned:644 stats:444 calibration:444 calibrate:200; do
+	for f in strategy:644 strategy_4k:644 strategy_huge:644 pinned:644 \
+		 pinned_4k:644 pinned_huge:644 stats:444 calibration_4k:444 \
+		 calibration_huge:444 calibrate:200; do
 		check "mode of node$n/${f%%:*} is ${f##*:}" \
 			test "$(stat -c %a $CP/node$n/${f%%:*})" = "${f##*:}"
 	done
@@ -40,18 +42,21 @@ check "strategy lists every available name, current in brackets" \
 	test "$(tr -d '[]' < $CP/node0/strategy)" = "$avail" -a "$(current_strategy 0)" = kernel
 check "pinned starts at 0" test "$(cat $CP/node0/pinned)" = 0
 for s in $avail; do
-	for key in pages_4k_$s pages_huge_$s samples_$s sample_ns_$s; do
+	for key in pages_4k_$s pages_huge_$s ranges_huge_$s samples_4k_$s \
+		   sample_ns_4k_$s samples_huge_$s sample_ns_huge_$s; do
 		check "stats has $key" sh -c "grep -Eq '^$key [0-9]+\$' $CP/node0/stats"
 	done
 done
 check "stats has pages_huge_prezeroed and latency buckets" \
 	sh -c "grep -q '^pages_huge_prezeroed ' $CP/node1/stats && test \$(grep -c '^latency_ns_' $CP/node1/stats) = 17"
 for n in $(nodes); do
-	for s in ${avail#kernel }; do
-		check "node$n calibration of $s: hot and cold > 0" \
-			awk -v s=$s '$1 == s && $2 > 0 && $3 > 0 { found = 1 } END { exit !found }' $CP/node$n/calibration
+	for b in 4k huge; do
+		for s in ${avail#kernel }; do
+			check "node$n $b calibration of $s: hot and cold > 0" \
+				awk -v s=$s '$1 == s && $2 > 0 && $3 > 0 { found = 1 } END { exit !found }' $CP/node$n/calibration_$b
+		done
+		check "node$n calibration_$b has no line for kernel" sh -c "! grep -q '^kernel ' $CP/node$n/calibration_$b"
 	done
-	check "node$n calibration has no line for kernel" sh -c "! grep -q '^kernel ' $CP/node$n/calibration"
 done
 
 # kernel everywhere: nothing armed.
@@ -71,6 +76,39 @@ check "backends report both active" test "$(cat $CP/backends | tr '\n' ' ')" = "
 echo kernel > $CP/node0/strategy
 echo kernel > $CP/node1/strategy
 check "back to kernel everywhere disarms the 4k probe" sh -c "! grep -q vma_alloc_folio $KPROBES"
+
+# A strategy per backend.
+echo 0 > $CP/node0/pinned
+echo movnti > $CP/node0/strategy_huge
+check "strategy_huge selects the huge backend alone" \
+	test "$(backend_strategy 0 huge):$(backend_strategy 0 4k)" = movnti:kernel
+check "a strategy on the huge backend alone arms no 4k probe" sh -c "! grep -q vma_alloc_folio $KPROBES"
+check "backends: huge active, 4k inactive" test "$(cat $CP/backends | cut -d' ' -f1-2 | tr '\n' ' ')" = "huge active 4k inactive: "
+check "nodeN/strategy brackets nothing while the backends differ" sh -c "! grep -q '\[' $CP/node0/strategy"
+check "an admin write to strategy_huge pins the huge backend only" \
+	test "$(cat $CP/node0/pinned_huge):$(cat $CP/node0/pinned_4k):$(cat $CP/node0/pinned)" = 1:0:1
+echo rep_stosq > $CP/node0/strategy_4k
+check "strategy_4k selects the 4k backend and arms the probe" \
+	sh -c "test \"\$(sed -n 's/.*\[\([a-z_]*\)\].*/\1/p' $CP/node0/strategy_4k)\" = rep_stosq && grep -q vma_alloc_folio $KPROBES"
+check "the huge backend kept its strategy" test "$(backend_strategy 0 huge)" = movnti
+echo 0 > $CP/node0/pinned
+check "pinned 0 unpins both backends" test "$(cat $CP/node0/pinned_huge):$(cat $CP/node0/pinned_4k)" = 0:0
+echo 1 > $CP/node0/pinned_4k
+check "pinned_4k pins the 4k backend alone" test "$(cat $CP/node0/pinned_huge):$(cat $CP/node0/pinned_4k):$(cat $CP/node0/pinned)" = 0:1:1
+echo movq > $CP/node0/strategy
+check "writing strategy selects both backends" \
+	test "$(backend_strategy 0 4k):$(backend_strategy 0 huge):$(current_strategy 0)" = movq:movq:movq
+for f in strategy_4k strategy_huge; do
+	check "$f refuses an unknown name" cptest write $CP/node0/$f --data foo --expect EINVAL
+	check "non-root cannot write $f" cptest write $CP/node0/$f --data movnti --uid 65534 --expect EACCES
+done
+for f in pinned_4k pinned_huge; do
+	check "$f refuses 2" cptest write $CP/node0/$f --data 2 --expect EINVAL
+done
+check "refused per-backend writes changed nothing" \
+	test "$(backend_strategy 0 4k):$(backend_strategy 0 huge)" = movq:movq
+echo kernel > $CP/node0/strategy
+echo 0 > $CP/node0/pinned
 
 # Bad input is refused and changes nothing.
 echo movq > $CP/node0/strategy
@@ -122,7 +160,7 @@ check "pinned accepts 0" cptest write $CP/node0/pinned --data 0 --expect ok
 check "pinned reads 0" test "$(cat $CP/node0/pinned)" = 0
 check "calibrate accepts 1" cptest write $CP/node0/calibrate --data '1\n' --expect ok
 check "calibration after calibrate has every strategy" \
-	test "$(cut -d' ' -f1 $CP/node0/calibration | tr '\n' ' ')" = "${avail#kernel } "
+	test "$(cut -d' ' -f1 $CP/node0/calibration_4k | tr '\n' ' '):$(cut -d' ' -f1 $CP/node0/calibration_huge | tr '\n' ' ')" = "${avail#kernel } :${avail#kernel } "
 
 # Unload leaves the kernel as it was.
 check "clearpagectl unload removes the module" clearpagectl unload
@@ -143,7 +181,7 @@ check "sample_shift kept 0" test "$(cat /sys/module/clearpage/parameters/sample_
 # read from one read of stats; clears by other processes may be half-counted
 # at either read, hence a few pages of slack (with sample_shift=6 the
 # samples would be a 64th of the pages).
-counts() { awk '$1 == "samples_movq" { s = $2 } $1 == "pages_4k_movq" || $1 == "pages_huge_movq" { p += $2 } END { print s, p }' $CP/node0/stats; }
+counts() { awk '$1 == "samples_4k_movq" || $1 == "samples_huge_movq" { s += $2 } $1 == "pages_4k_movq" || $1 == "pages_huge_movq" { p += $2 } END { print s, p }' $CP/node0/stats; }
 set -- $(counts)
 samples0=$1 pages0=$2
 cptest fault --kind 4k --node 0 --mb 4 >/dev/null
@@ -156,11 +194,11 @@ check "sample_shift=0 samples every clear" \
 # Reference frames: while a node runs movnti, frames whose pfn is a multiple
 # of 2^reference_shift are cleared with the kernel's routine and timed; not
 # for other strategies, not with reference_shift=0.
-refs() { awk '$1 == "reference_pages" { p = $2 } $1 == "reference_sample_ns" { n = $2 } END { print p + 0, n + 0 }' $CP/node0/stats; }
+refs() { awk '$1 == "reference_pages_4k" { p = $2 } $1 == "reference_sample_ns_4k" { n = $2 } END { print p + 0, n + 0 }' $CP/node0/stats; }
 movnti_pages() { awk '$1 == "pages_4k_movnti" { print $2 }' $CP/node0/stats; }
 check "reference_shift defaults to 5" test "$(cat /sys/module/clearpage/parameters/reference_shift)" = 5
-check "stats lists reference_pages and reference_sample_ns" \
-	sh -c "grep -q '^reference_pages [0-9]*$' $CP/node0/stats && grep -q '^reference_sample_ns [0-9]*$' $CP/node0/stats"
+check "stats lists reference_pages_B and reference_sample_ns_B for 4k and huge" \
+	sh -c "for b in 4k huge; do grep -q \"^reference_pages_\$b [0-9]*\$\" $CP/node0/stats && grep -q \"^reference_sample_ns_\$b [0-9]*\$\" $CP/node0/stats || exit 1; done"
 set -- $(refs); r0=$1
 cptest fault --kind 4k --node 0 --mb 4 >/dev/null
 set -- $(refs)

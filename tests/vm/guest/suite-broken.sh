@@ -1,6 +1,7 @@
 # Negative control: a test build of the module whose movq strategy clears
-# nothing for cptest-victim. The zero-page checks must catch it, or they
-# prove nothing.
+# nothing for cptest-victim, in its single-page and its range form. The
+# zero-page checks must catch it, or they prove nothing. Then the
+# calibration self-test must refuse a routine that leaves bytes behind.
 if ! load_module clearpage-test; then
 	fail "insmod clearpage-test.ko"
 	return 0
@@ -12,4 +13,22 @@ for kind in 4k thp hugetlb; do
 	info "broken movq $kind: $(echo "$out" | tr '\n' ' ')"
 	check "the $kind check catches a missed clear" test $rc -eq 1
 done
+# The range form with small chunks and the fault in the middle of the folio:
+# the extents left and right of it and the neighbourhood are all broken.
+echo 64 > /sys/module/clearpage/parameters/huge_chunk_kb
+out=$(cptest fault --kind hugetlb --node 1 --mb 8 --dirty --victim --fault-at middle 2>&1)
+rc=$?
+info "broken movq hugetlb, 64K chunks, fault in the middle: $(echo "$out" | tr '\n' ' ')"
+check "the range check catches a missed chunk" test $rc -eq 1
+echo 2048 > /sys/module/clearpage/parameters/huge_chunk_kb
+
+# The self-test: movq's self-test clear now skips the pool.
+echo 1 > /sys/module/clearpage/parameters/test_break_self_test
+check "calibrate still succeeds" sh -c "echo 1 > $CP/node0/calibrate"
+check "movq is refused: gone from available_strategies" sh -c "! grep -qw movq $CP/available_strategies"
+check "every node that ran movq is back on kernel" \
+	test "$(current_strategy 0) $(current_strategy 1)" = "kernel kernel"
+check "selecting movq is refused" cptest write $CP/node1/strategy --data movq --expect EINVAL
+check "the kernel log names the refused routine" sh -c "dmesg | grep -q 'movq left [0-9]* bytes'"
+check "movq is gone from calibration" sh -c "! grep -q '^movq ' $CP/node0/calibration_4k"
 check "clearpagectl unload" clearpagectl unload

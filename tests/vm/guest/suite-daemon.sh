@@ -13,7 +13,11 @@ wait_log() {
 	done
 }
 alive() { kill -0 $daemon 2>/dev/null; }
-source_of() { clearpagectl status --json | sed 's/{"node":/\n{"node":/g' | grep "^{\"node\":$1," | sed 's/.*"source":"\([a-z]*\)".*/\1/'; }
+# source_of NODE BACKEND: who made the backend's last change.
+source_of() {
+	clearpagectl status --json | sed 's/{"node":/\n{"node":/g' | grep "^{\"node\":$1," |
+		sed -n "s/.*\"$2\":{[^}]*\"source\":\"\([a-z]*\)\".*/\1/p"
+}
 
 check "--check-config prints the defaults" sh -c "clearpaged --check-config | grep -qx 'AllowUnlistedCPU=no'"
 mkdir -p /etc/clearpaged.conf.d
@@ -30,7 +34,8 @@ check "attaches when the module is loaded" wait_log "attached to the clearpage m
 check "an unlisted CPU is monitored only, and the log names the override" \
 	wait_log "monitoring only; set AllowUnlistedCPU=yes"
 sleep 2
-check "monitor-only changed nothing" test "$(source_of 0) $(source_of 1)" = "default default"
+check "monitor-only changed nothing" \
+	test "$(source_of 0 4k) $(source_of 0 huge) $(source_of 1 4k) $(source_of 1 huge)" = "default default default default"
 
 printf '[CPU]\nAllowUnlistedCPU=yes\n[Node.1]\nStrategy=movq\n' > /etc/clearpaged.conf.d/50-test.conf
 check "--check-config shows the drop-in" sh -c "clearpaged --check-config | grep -qx 'AllowUnlistedCPU=yes'"
@@ -42,38 +47,40 @@ check "node 1 runs movq, pinned" test "$(current_strategy 1):$(cat $CP/node1/pin
 sleep 0.5
 check "MetricsFile: per-node state, as the module reports it" sh -c \
 	"grep -qx 'clearpaged_module_attached 1' /tmp/metrics/clearpage.prom &&
-	 grep -qx 'clearpage_strategy{node=\"1\",strategy=\"movq\"} 1' /tmp/metrics/clearpage.prom &&
-	 grep -qx 'clearpage_pinned{node=\"1\"} 1' /tmp/metrics/clearpage.prom &&
-	 grep -q '^clearpage_pages_cleared_total{node=\"0\",strategy=\"kernel\",backend=\"huge\"} [0-9]' /tmp/metrics/clearpage.prom"
+	 grep -qx 'clearpage_strategy{node=\"1\",backend=\"huge\",strategy=\"movq\"} 1' /tmp/metrics/clearpage.prom &&
+	 grep -qx 'clearpage_strategy{node=\"1\",backend=\"4k\",strategy=\"movq\"} 1' /tmp/metrics/clearpage.prom &&
+	 grep -qx 'clearpage_pinned{node=\"1\",backend=\"huge\"} 1' /tmp/metrics/clearpage.prom &&
+	 grep -q '^clearpage_pages_cleared_total{node=\"0\",backend=\"huge\",strategy=\"kernel\"} [0-9]' /tmp/metrics/clearpage.prom"
 check "MetricsFile: no temporary file left behind" test "$(ls -A /tmp/metrics)" = clearpage.prom
-# Emulated CPUs have no cache timing. Node 0 runs kernel, calibrated as
-# rep_stosb (the routine the kernel runs where ERMS exists), whose emulated
+# Emulated CPUs have no cache timing. Node 0's huge backend runs kernel,
+# calibrated as rep_stosb (the routine the kernel runs where ERMS exists),
+# whose emulated
 # cost is the same hot and cold: the policy cannot tell the cold fraction and
 # must not guess. TCG's timing is noisy, so a calibration may spread past
 # MinSpread (1.25) by chance: calibrate again, a few times, until it shows
 # what an emulated CPU is, and say SKIP if it never does.
 rep_spread() {
-	awk '$1 == "rep_stosb" && ($3 >= 1.25 * $2 || $2 >= 1.25 * $3) { s = 1 } END { exit !s }' $CP/node0/calibration
+	awk '$1 == "rep_stosb" && ($3 >= 1.25 * $2 || $2 >= 1.25 * $3) { s = 1 } END { exit !s }' $CP/node0/calibration_huge
 }
 tries=0
 while rep_spread && [ $tries -lt 5 ]; do
 	clearpagectl calibrate 0 >/dev/null
 	tries=$((tries + 1))
 done
-info "calibration node0 after $tries recalibrations: $(tr '\n' ';' < $CP/node0/calibration)"
+info "huge calibration node0 after $tries recalibrations: $(tr '\n' ';' < $CP/node0/calibration_huge)"
 if rep_spread; then
 	skip "hot = cold hold-still check: rep_stosb's calibration spread >= 1.25 in 6 tries"
 else
-	# Pages to measure: transparent huge pages go through the module
-	# whatever the strategy; every one is timed.
+	# Pages to measure: transparent huge pages go through the module's
+	# huge backend whatever its strategy; every one is timed.
 	echo 0 > /sys/module/clearpage/parameters/sample_shift
 	mark=$(wc -l < $DLOG)
 	cptest fault --kind thp --node 0 --mb 8 --seconds 4 >/tmp/hold 2>&1
 	sleep 0.5
 	check "hot = cold calibration (emulated CPU): node 0 held still under load" \
-		test "$(current_strategy 0):$(source_of 0)" = kernel:default
+		test "$(backend_strategy 0 huge):$(source_of 0 huge)" = kernel:default
 	check "it measured the load and logged why it held" sh -c \
-		"tail -n +$mark $DLOG | grep -qE \"node 0: kernel, [0-9]*[1-9][0-9]* samples, .*: (the current strategy's cost does not tell hot from cold|calibration shows no usable hot/cold difference)\""
+		"tail -n +$mark $DLOG | grep -qE \"node 0 huge: kernel, [0-9]*[1-9][0-9]* samples, .*: (the current strategy's cost does not tell hot from cold|calibration shows no usable hot/cold difference)\""
 	echo 6 > /sys/module/clearpage/parameters/sample_shift
 fi
 

@@ -1,11 +1,12 @@
-# clearpaged deciding and acting. The test build of the module reports a real
-# CPU's calibration (an AMD EPYC's: rep_stosb 70 ns hot, 411 ns cold;
-# movnti 203/206), while the emulated CPU's clears cost far more than 411 ns:
-# the pages measure cold, so the daemon must switch the nodes to movnti
-# through netlink and confirm; the reference frames keep saying cold, so it
-# stays without probing; without them it probes rep_stosb and reverts. Then:
-# an administrator's pin made while it runs is respected, CPU hotplug is
-# noticed, SIGTERM returns the nodes to kernel, and a dry run changes
+# clearpaged deciding and acting, per node and backend. The test build of the
+# module reports a real CPU's calibration for both backends (an AMD EPYC's:
+# rep_stosb 70 ns hot, 411 ns cold; movnti 203/206), while the emulated
+# CPU's clears cost far more than 411 ns: the pages measure cold, so the
+# daemon must switch both backends of both nodes to movnti through netlink
+# and confirm; on the 4k backend the reference frames keep saying cold, so
+# it stays without probing; without them it probes rep_stosb and reverts.
+# Then: an administrator's pin made while it runs is respected, CPU hotplug
+# is noticed, SIGTERM returns what it set to kernel, and a dry run changes
 # nothing while it says what it would do.
 DLOG=/tmp/clearpaged.log
 
@@ -16,30 +17,52 @@ wait_log() {
 		i=$((i + 1)); [ $i -gt $((${3:-30} * 10)) ] && return 1; sleep 0.1
 	done
 }
+# json_field NODE BACKEND FIELD: a string field of the backend's state.
 json_field() {
 	clearpagectl status --json | sed 's/{"node":/\n{"node":/g' |
-		grep "^{\"node\":$1," | sed "s/.*\"$2\":\"\\([a-z_]*\\)\".*/\\1/"
+		grep "^{\"node\":$1," |
+		sed -n "s/.*\"$2\":{[^}]*\"$3\":\"\\([a-z_]*\\)\".*/\\1/p"
 }
+# state: every backend's strategy and the source of its last change.
+state() {
+	for n in 0 1; do
+		for b in 4k huge; do
+			echo "$n/$b:$(backend_strategy $n $b):$(json_field $n $b source)"
+		done
+	done | tr '\n' ' '
+}
+# decisions NODE: how many switches and reverts the log has for the node.
+decisions() { grep -c "node $1 [a-z0-9]*: \(switched\|reverted\)" $DLOG; }
 
 if ! load_module clearpage-test sample_shift=0; then
 	fail "insmod clearpage-test.ko"
 	return 0
 fi
-info "calibration node0: $(tr '\n' ';' < $CP/node0/calibration)"
-check "the test build reports the EPYC calibration" \
-	grep -q "^rep_stosb 70 411" $CP/node0/calibration
+info "calibration node0: $(tr '\n' ';' < $CP/node0/calibration_4k)"
+for b in 4k huge; do
+	check "the test build reports the EPYC calibration ($b)" \
+		grep -q "^rep_stosb 70 411" $CP/node0/calibration_$b
+done
 
 mkdir -p /etc/clearpaged.conf.d
 # NonTemporal=yes: the emulated CPU has no PMU to watch movnti's misses.
 printf '[Daemon]\nInterval=0.2\nLogLevel=debug\n[CPU]\nAllowUnlistedCPU=yes\n[Policy]\nProbeIntervals=15\nNonTemporal=yes\n' \
 	> /etc/clearpaged.conf
 # Pages to clear on both nodes, all the time: transparent huge pages, which
-# go through the livepatch whatever the strategy (the 4 KiB probe is armed
-# only while a node runs something other than kernel).
+# go through the huge backend whatever its strategy, and 4 KiB pages, which
+# the 4k backend sees only while some node's 4k backend runs something other
+# than kernel (the probe costs nothing otherwise): an administrator starts
+# it on rep_stosb and hands it to the daemon.
+clearpagectl set all rep_stosb --backend 4k
+clearpagectl unpin all --backend 4k
 cptest fault --kind thp --node 0 --mb 8 --seconds 600 >/tmp/load0 2>&1 &
 load0=$!
 cptest fault --kind thp --node 1 --mb 8 --seconds 600 >/tmp/load1 2>&1 &
 load1=$!
+cptest fault --kind 4k --node 0 --mb 4 --seconds 600 >/tmp/load2 2>&1 &
+load2=$!
+cptest fault --kind 4k --node 1 --mb 4 --seconds 600 >/tmp/load3 2>&1 &
+load3=$!
 
 clearpaged >$DLOG 2>&1 &
 daemon=$!
@@ -47,38 +70,44 @@ check "attaches" wait_log "attached to the clearpage module"
 check "says once that there are no cache-miss counters" \
 	wait_log "no cache-miss counters (perf_event_open"
 for n in 0 1; do
-	check "node $n: switched kernel -> movnti because the pages are cold" \
-		wait_log "node $n: switched kernel -> movnti: pages are mostly cold" 1 60
-	check "node $n: the module says the daemon set movnti" \
-		test "$(json_field $n strategy):$(json_field $n source)" = movnti:daemon
+	check "node $n huge: switched kernel -> movnti because the pages are cold" \
+		wait_log "node $n huge: switched kernel -> movnti: pages are mostly cold" 1 60
+	check "node $n 4k: switched rep_stosb -> movnti because the pages are cold" \
+		wait_log "node $n 4k: switched rep_stosb -> movnti: pages are mostly cold" 1 60
+	for b in 4k huge; do
+		check "node $n $b: the module says the daemon set movnti" \
+			test "$(json_field $n $b strategy):$(json_field $n $b source)" = movnti:daemon
+	done
 done
 [ $failed = 0 ] || info "daemon log so far: $(tail -n 20 $DLOG | tr '\n' '|')"
-# movnti's calibrated cost is flat; the reference frames (the kernel's
-# routine, timed) keep telling the policy the pages are cold: no probe.
+# movnti's calibrated cost is flat; the 4k backend's reference frames (the
+# kernel's routine, timed) keep telling the policy the pages are cold: no
+# probe.
 mark=$(wc -l < $DLOG)
 sleep 5	# more than ProbeIntervals
-check "on movnti the reference frames tell the cold fraction (1.00)" sh -c \
-	"tail -n +$mark $DLOG | grep -q 'node 0: movnti, [0-9]* samples, .* cold 1.00,'"
-check "so the policy does not probe" sh -c "! grep -q 'probing whether' $DLOG"
+check "on movnti the reference frames tell the 4k backend the cold fraction (1.00)" sh -c \
+	"tail -n +$mark $DLOG | grep -q 'node 0 4k: movnti, [0-9]* samples, .* cold 1.00,'"
+check "so the policy does not probe the 4k backend" \
+	sh -c "! grep -q '4k: switched movnti -> rep_stosb: probing whether' $DLOG"
 info "node 0 reference frames: $(grep '^reference_' $CP/node0/stats | tr '\n' ' ')"
 # Without reference frames the policy has to probe.
 echo 0 > /sys/module/clearpage/parameters/reference_shift
 check "without reference frames a probe of rep_stosb follows" \
-	wait_log "switched movnti -> rep_stosb: probing whether the pages turned hot" 1 60
+	wait_log "4k: switched movnti -> rep_stosb: probing whether the pages turned hot" 1 60
 check "and is reverted, the pages still being cold" \
-	wait_log "reverted rep_stosb -> movnti: the switch did worse than before it" 1 60
+	wait_log "4k: reverted rep_stosb -> movnti: the switch did worse than before it" 1 60
 
 clearpagectl pin 0
-check "an administrator's pin is seen and logged" \
-	wait_log "node 0 pinned to [a-z_]* by an administrator; leaving it alone"
-pinned_as=$(current_strategy 0)
-switches=$(grep -c "node 0: \(switched\|reverted\)" $DLOG)
+check "an administrator's pin is seen and logged, per backend" \
+	wait_log "node 0 pinned to [a-z_]* by an administrator; leaving it alone" 2
+pinned_as="$(backend_strategy 0 4k)/$(backend_strategy 0 huge)"
+switches=$(decisions 0)
 sleep 6	# two probe intervals
 check "the pinned node is left alone ($pinned_as)" \
-	test "$(current_strategy 0):$(json_field 0 source):$(grep -c "node 0: \(switched\|reverted\)" $DLOG)" = "$pinned_as:admin:$switches"
+	test "$(backend_strategy 0 4k)/$(backend_strategy 0 huge):$(json_field 0 4k source):$(json_field 0 huge source):$(decisions 0)" = "$pinned_as:admin:admin:$switches"
 clearpagectl unpin 0
-check "the unpin is seen and logged" \
-	wait_log "node 0 unpinned by an administrator; clearpaged manages it again"
+check "the unpin is seen and logged, per backend" \
+	wait_log "node 0 unpinned by an administrator; clearpaged manages it again" 2
 
 echo 0 > /sys/devices/system/cpu/cpu1/online
 check "CPU hotplug is noticed" wait_log "cpu1: offline; reopening the cache-miss counters"
@@ -92,30 +121,32 @@ check "without a PMU it says so only once per attempt" \
 # set last (node 0 may still be as the pin left it) stays.
 by_daemon=""
 for n in 0 1; do
-	[ "$(json_field $n source)" = daemon ] && by_daemon="$by_daemon $n"
+	for b in 4k huge; do
+		[ "$(json_field $n $b source)" = daemon ] && by_daemon="$by_daemon $n/$b"
+	done
 done
 kill -TERM $daemon
 wait $daemon
 check "SIGTERM stops it cleanly (exit 0)" test $? -eq 0
-check "at least one node was the daemon's at stop ($by_daemon)" test -n "$by_daemon"
-for n in $by_daemon; do
-	check "node $n, set by the daemon, is returned to kernel on stop" \
-		test "$(current_strategy $n)" = kernel
+check "node 1 was the daemon's at stop ($by_daemon)" sh -c "echo '$by_daemon' | grep -q '1/huge'"
+for u in $by_daemon; do
+	check "node ${u%/*} ${u#*/}, set by the daemon, is returned to kernel on stop" \
+		test "$(backend_strategy ${u%/*} ${u#*/})" = kernel
 done
 info "daemon log: $(grep -v ' samples, ' $DLOG | tr '\n' '|')"
 
 DLOG=/tmp/dry.log
-state_before="$(current_strategy 0):$(json_field 0 source):$(current_strategy 1):$(json_field 1 source)"
+state_before=$(state)
 clearpaged --dry-run >$DLOG 2>&1 &
 dry=$!
 check "dry run: says what it would do" \
-	wait_log "dry run: would switch kernel -> movnti: pages are mostly cold" 1 60
-check "dry run: changes nothing ($state_before)" \
-	test "$(current_strategy 0):$(json_field 0 source):$(current_strategy 1):$(json_field 1 source)" = "$state_before"
+	wait_log "huge: dry run: would switch kernel -> movnti: pages are mostly cold" 1 60
+check "dry run: changes nothing ($state_before)" test "$(state)" = "$state_before"
 kill -TERM $dry
 wait $dry
-kill -TERM $load0 $load1
-wait $load0 $load1
-check "the load saw only zeroed pages (node 0)" grep -q "nonzero=0" /tmp/load0
-check "the load saw only zeroed pages (node 1)" grep -q "nonzero=0" /tmp/load1
+kill -TERM $load0 $load1 $load2 $load3
+wait $load0 $load1 $load2 $load3
+for l in 0 1 2 3; do
+	check "the load saw only zeroed pages ($(cat /tmp/load$l | tr '\n' ' '))" grep -q "nonzero=0" /tmp/load$l
+done
 check "clearpagectl unload" clearpagectl unload

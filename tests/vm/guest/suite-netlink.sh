@@ -6,8 +6,12 @@ as_nobody() { su -s /bin/sh nobody -c "$*"; }
 # node_json N: node N's object from clearpagectl status --json.
 node_json() { clearpagectl status --json | sed 's/{"node":/\n{"node":/g' | grep "^{\"node\":$1,"; }
 
-# state: strategy and pin of every node, from sysfs.
-state() { for n in $(nodes); do echo "$n:$(current_strategy $n):$(cat $CP/node$n/pinned)"; done | tr '\n' ' '; }
+# state: strategy and pin of every node's backends, from sysfs.
+state() {
+	for n in $(nodes); do
+		echo "$n:$(backend_strategy $n 4k)/$(backend_strategy $n huge):$(cat $CP/node$n/pinned_4k)$(cat $CP/node$n/pinned_huge)"
+	done | tr '\n' ' '
+}
 
 if ! load_module clearpage; then
 	fail "insmod clearpage.ko"
@@ -18,16 +22,18 @@ avail=$(strategies)
 # status, table and JSON, agree with sysfs.
 out=$(clearpagectl status)
 check "status exits 0" test $? -eq 0
-check "status shows every node" sh -c "echo '$out' | grep -q '^node 0: strategy kernel, not pinned' && echo '$out' | grep -q '^node 1: strategy kernel'"
-check "status without a command is status" sh -c "clearpagectl | grep -q '^node 1:'"
+check "status shows every node and backend" sh -c "echo '$out' | grep -q '^node 0' && echo '$out' | grep -q '^  4k    kernel, not pinned' && echo '$out' | grep -q '^  huge  kernel, not pinned' && echo '$out' | grep -q '^node 1'"
+check "status without a command is status" sh -c "clearpagectl | grep -q '^node 1'"
 for n in $(nodes); do
 	j=$(node_json $n)
-	check "status --json node$n strategy and pin match sysfs" \
-		sh -c "echo '$j' | grep -q '\"strategy\":\"$(current_strategy $n)\",\"pinned\":false'"
-	while read -r s hot cold; do
-		check "status --json node$n $s calibration matches sysfs ($hot/$cold)" \
-			sh -c "echo '$j' | grep -q '\"name\":\"$s\"[^}]*\"hot_ns\":$hot,\"cold_ns\":$cold}'"
-	done < $CP/node$n/calibration
+	for b in 4k huge; do
+		check "status --json node$n $b strategy and pin match sysfs" \
+			sh -c "echo '$j' | grep -q '\"$b\":{\"strategy\":\"$(backend_strategy $n $b)\",\"pinned\":false'"
+		while read -r s hot cold; do
+			check "status --json node$n $s $b calibration matches sysfs ($hot/$cold)" \
+				sh -c "echo '$j' | grep -q '\"name\":\"$s\"[^}]*\"hot_ns_$b\":$hot,\"cold_ns_$b\":$cold'"
+		done < $CP/node$n/calibration_$b
+	done
 	for s in $avail; do
 		check "status --json node$n lists $s" sh -c "echo '$j' | grep -q '\"name\":\"$s\",\"pages_4k\":'"
 	done
@@ -35,17 +41,23 @@ done
 
 # Changes.
 check "set 0 movq" clearpagectl set 0 movq
-check "set is seen in sysfs, pinned" test "$(current_strategy 0):$(cat $CP/node0/pinned)" = movq:1
+check "set is seen in sysfs on both backends, pinned" test "$(state)" = "0:movq/movq:11 1:kernel/kernel:00 "
 check "set all movnti" clearpagectl set all movnti
-check "set all reaches every node" test "$(state)" = "0:movnti:1 1:movnti:1 "
+check "set all reaches every node" test "$(state)" = "0:movnti/movnti:11 1:movnti/movnti:11 "
 check "status --json shows the admin as source" sh -c "echo '$(node_json 1)' | grep -q '\"source\":\"admin\"'"
 check "unpin all" clearpagectl unpin all
-check "unpin reaches sysfs" test "$(state)" = "0:movnti:0 1:movnti:0 "
+check "unpin reaches sysfs" test "$(state)" = "0:movnti/movnti:00 1:movnti/movnti:00 "
+check "set 0 movq --backend huge" clearpagectl set 0 movq --backend huge
+check "--backend huge changes the huge backend alone" test "$(state)" = "0:movnti/movq:01 1:movnti/movnti:00 "
+check "unpin 0 --backend huge" clearpagectl unpin 0 --backend huge
+check "pin 1 --backend 4k" clearpagectl pin 1 --backend 4k
+check "pin --backend reaches sysfs" test "$(state)" = "0:movnti/movq:00 1:movnti/movnti:10 "
 check "pin 1" clearpagectl pin 1
-check "pin reaches sysfs" test "$(state)" = "0:movnti:0 1:movnti:1 "
+check "pin reaches sysfs" test "$(state)" = "0:movnti/movq:00 1:movnti/movnti:11 "
+check "an unknown backend exits 2" sh -c "clearpagectl set 0 movq --backend 2m 2>/dev/null; test \$? -eq 2"
 out=$(clearpagectl calibrate 0)
 check "calibrate 0 prints the new calibration" sh -c "echo '$out' | grep -q '^node 0' && echo '$out' | grep -q movnti"
-check "calibrate --json" sh -c "clearpagectl calibrate 1 --json | grep -q '{\"nodes\":\[{\"node\":1,\"strategies\":\[{\"name\":\"rep_stosb\",\"hot_ns\":'"
+check "calibrate --json" sh -c "clearpagectl calibrate 1 --json | grep -q '{\"nodes\":\[{\"node\":1,\"strategies\":\[{\"name\":\"rep_stosb\",\"hot_ns_4k\":[0-9]*,\"cold_ns_4k\":[0-9]*,\"hot_ns_huge\":'"
 check "calibrate all" sh -c "clearpagectl calibrate | grep -c '^node' | grep -qx 2"
 
 # Errors: one line naming the problem, the documented exit code, no change.
@@ -77,7 +89,13 @@ check "nothing changed by refused commands" test "$(state)" = "$before"
 check "daemon set on pinned node 1 is EBUSY" nltest set 1 movq daemon --expect EBUSY
 check "EBUSY changed nothing" test "$(state)" = "$before"
 check "daemon set on unpinned node 0 is accepted" nltest set 0 rep_stosq daemon --expect ok
-check "daemon set does not pin" test "$(current_strategy 0):$(cat $CP/node0/pinned)" = rep_stosq:0
+check "daemon set does not pin" test "$(state)" = "0:rep_stosq/rep_stosq:00 1:movnti/movnti:11 "
+echo 1 > $CP/node0/pinned_huge
+check "daemon set on both backends with one pinned is EBUSY and changes nothing" \
+	sh -c "nltest set 0 movq daemon --expect EBUSY && test \"\$(sed -n 's/.*\[\([a-z_]*\)\].*/\1/p' $CP/node0/strategy_4k)\" = rep_stosq"
+check "daemon set on the unpinned backend is accepted" nltest set 0 rep_stosq daemon --expect ok --backend 4k
+check "a backend id beyond the known ones is ERANGE" nltest set 0 movq admin --expect ERANGE --backend 2
+echo 0 > $CP/node0/pinned_huge
 check "status shows the daemon as source" sh -c "echo '$(node_json 0)' | grep -q '\"source\":\"daemon\"'"
 check "get of an absent node is ENODEV" nltest get 7 --expect ENODEV
 check "get of node 0 is ok" nltest get 0 --expect ok
@@ -86,33 +104,33 @@ if ! echo "$avail" | grep -qw clzero; then
 fi
 
 # Events and uevents: every change, in order, with its source.
-clearpagectl monitor --json --count 6 --timeout 60 >/tmp/events 2>/tmp/events.err &
+clearpagectl monitor --json --count 8 --timeout 60 >/tmp/events 2>/tmp/events.err &
 monitor=$!
-nltest uevents --count 6 --timeout 60 >/tmp/uevents 2>/tmp/uevents.err &
+nltest uevents --count 8 --timeout 60 >/tmp/uevents 2>/tmp/uevents.err &
 uevents=$!
 i=0
 while ! grep -q monitoring /tmp/events.err || ! grep -q listening /tmp/uevents.err; do
 	i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1
 done
-echo 0 > $CP/node0/pinned
-echo movq > $CP/node0/strategy
-clearpagectl unpin 0
-nltest set 0 rep_stosq daemon --expect ok >/dev/null
+echo 0 > $CP/node0/pinned_4k
+echo movq > $CP/node0/strategy_huge
+clearpagectl unpin 0 --backend huge
+nltest set 0 rep_stosq daemon --expect ok --backend 4k >/dev/null
 clearpagectl set 1 movnti
 echo 1 > $CP/node0/pinned
 wait $monitor
-check "monitor received 6 events" test $? -eq 0
+check "monitor received 8 events" test $? -eq 0
 wait $uevents
-check "uevents received 6 change events" test $? -eq 0
-got=$(sed 's/.*"node":\([0-9]*\),"old":"\([a-z_]*\)","new":"\([a-z_]*\)","pinned":\([a-z]*\),"source":"\([a-z]*\)".*/\1 \2>\3 \4 \5/' /tmp/events | tr '\n' ';')
-want="0 rep_stosq>rep_stosq false admin;0 rep_stosq>movq true admin;0 movq>movq false admin;0 movq>rep_stosq false daemon;1 movnti>movnti true admin;0 rep_stosq>rep_stosq true admin;"
+check "uevents received 8 change events" test $? -eq 0
+got=$(sed 's/.*"node":\([0-9]*\),"backend":"\([a-z0-9]*\)","old":"\([a-z_]*\)","new":"\([a-z_]*\)","pinned":\([a-z]*\),"source":"\([a-z]*\)".*/\1 \2 \3>\4 \5 \6/' /tmp/events | tr '\n' ';')
+want="0 4k rep_stosq>rep_stosq false admin;0 huge rep_stosq>movq true admin;0 huge movq>movq false admin;0 4k rep_stosq>rep_stosq false daemon;1 4k movnti>movnti true admin;1 huge movnti>movnti true admin;0 4k rep_stosq>rep_stosq true admin;0 huge movq>movq true admin;"
 info "events: $got"
-check "events in order with old, new, pin and source" test "$got" = "$want"
-got=$(awk '{ print $3, $4, $5, $6, $7 }' /tmp/uevents | tr '\n' ';')
-want="node0 node=0 strategy=rep_stosq source=admin pinned=0;node0 node=0 strategy=movq source=admin pinned=1;node0 node=0 strategy=movq source=admin pinned=0;node0 node=0 strategy=rep_stosq source=daemon pinned=0;node1 node=1 strategy=movnti source=admin pinned=1;node0 node=0 strategy=rep_stosq source=admin pinned=1;"
+check "events in order with backend, old, new, pin and source" test "$got" = "$want"
+got=$(awk '{ print $3, $4, $5, $6, $7, $8 }' /tmp/uevents | tr '\n' ';')
+want="node0 node=0 backend=4k strategy=rep_stosq source=admin pinned=0;node0 node=0 backend=huge strategy=movq source=admin pinned=1;node0 node=0 backend=huge strategy=movq source=admin pinned=0;node0 node=0 backend=4k strategy=rep_stosq source=daemon pinned=0;node1 node=1 backend=4k strategy=movnti source=admin pinned=1;node1 node=1 backend=huge strategy=movnti source=admin pinned=1;node0 node=0 backend=4k strategy=rep_stosq source=admin pinned=1;node0 node=0 backend=huge strategy=movq source=admin pinned=1;"
 info "uevents: $got"
-check "uevents in order with strategy, source and pin" test "$got" = "$want"
-check "uevents are change events" sh -c "test \$(grep -c '^uevent change ' /tmp/uevents) -eq 6"
+check "uevents in order with backend, strategy, source and pin" test "$got" = "$want"
+check "uevents are change events" sh -c "test \$(grep -c '^uevent change ' /tmp/uevents) -eq 8"
 
 # Fuzz: as nobody nothing may change; as root, nothing unless a change was
 # accepted. The kernel log must stay clean (checked by the harness).
@@ -131,13 +149,16 @@ check "the module still answers after the fuzz" sh -c "clearpagectl status --jso
 
 # clearpage-bench faults sets every strategy on a node through netlink and
 # puts the node back as it was.
-echo 1 > $CP/node0/pinned
-before0="$(current_strategy 0):$(cat $CP/node0/pinned)"
+echo 1 > $CP/node0/pinned_4k
+echo 0 > $CP/node0/pinned_huge
+before=$(state)
 check "clearpage-bench faults runs once per module strategy" sh -c \
 	"clearpage-bench faults --sizes 2M --runs 1 --node 0 --out /tmp/bench >/tmp/bench.log 2>&1 && test \$((\$(wc -l < /tmp/bench/faults.csv) - 1)) -eq $(strategies | wc -w)"
 info "clearpage-bench faults: $(tr '\n' '|' < /tmp/bench.log)"
-check "and restores the node's strategy and pin ($before0)" \
-	test "$(current_strategy 0):$(cat $CP/node0/pinned)" = "$before0"
+check "faults --thp runs once per module strategy on the huge backend" sh -c \
+	"clearpage-bench faults --thp --sizes 4M --runs 1 --node 0 --out /tmp/bench-thp >/tmp/bench-thp.log 2>&1 && test \$((\$(wc -l < /tmp/bench-thp/faults.csv) - 1)) -eq $(strategies | wc -w)"
+info "clearpage-bench faults --thp: $(tr '\n' '|' < /tmp/bench-thp.log)"
+check "and restores every backend's strategy and pin ($before)" test "$(state)" = "$before"
 
 # unload, and the commands without the module.
 check "clearpagectl unload removes the module" clearpagectl unload

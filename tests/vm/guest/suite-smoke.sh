@@ -10,7 +10,9 @@ info "cpu: $(cat $CP/cpu)"
 cat $CP/backends | while read -r line; do info "backend: $line"; done
 for n in $(nodes); do
 	info "node$n/strategy: $(cat $CP/node$n/strategy)"
-	cat $CP/node$n/calibration | while read -r line; do info "node$n calibration: $line"; done
+	for b in 4k huge; do
+		cat $CP/node$n/calibration_$b | while read -r line; do info "node$n $b calibration: $line"; done
+	done
 done
 for s in $(strategies); do
 	set_all "$s"

@@ -41,7 +41,7 @@ for n in $(nodes); do
 	for s in $avail; do
 		p4k=$(stat_value $n pages_4k_$s)
 		phuge=$(stat_value $n pages_huge_$s)
-		info "node$n $s: pages_4k=$p4k pages_huge=$phuge samples=$(stat_value $n samples_$s) sample_ns=$(stat_value $n sample_ns_$s)"
+		info "node$n $s: pages_4k=$p4k pages_huge=$phuge ranges_huge=$(stat_value $n ranges_huge_$s) samples_4k=$(stat_value $n samples_4k_$s) samples_huge=$(stat_value $n samples_huge_$s)"
 		if [ $s = kernel ]; then
 			# With every node on kernel no probe is armed: the
 			# allocator zeroed these pages, not the module.
@@ -53,8 +53,8 @@ for n in $(nodes); do
 	done
 done
 for n in $(nodes); do
-	check "node$n: reference frames were cleared by the kernel's routine beside movnti ($(stat_value $n reference_pages))" \
-		test "$(stat_value $n reference_pages)" -gt 0
+	check "node$n: reference frames were cleared by the kernel's routine beside movnti ($(stat_value $n reference_pages_4k))" \
+		test "$(stat_value $n reference_pages_4k)" -gt 0
 done
 info "node0 latency histogram: $(grep '^latency_ns_' $CP/node0/stats | awk '$2 > 0' | tr '\n' ' ')"
 
