@@ -178,11 +178,12 @@ static void shuffle_even_pages(uint32_t *order, unsigned long nr)
 
 static const char plot[] =
 	"set title 'clearpage-bench strategies: time over the kernel arm (fault-like patterns)'\n"
-	"set ylabel 'ns per 4 KiB / kernel arm (median)'\nset grid ytics\n"
+	"set ylabel 'ns per 4 KiB / kernel arm (median, log scale)'\n"
+	"set logscale y\nset grid ytics\n"
 	"set style fill solid 0.6\nset boxwidth 0.8\nset key off\n"
 	"set xtics rotate by 90 right font ',7'\nset bmargin 14\n"
 	"plot csv every ::1 using 0:9:xtic(stringcolumn(1).' '.stringcolumn(2).' '."
-	"stringcolumn(3).' '.stringcolumn(5)) with boxes\n";
+	"stringcolumn(4).' '.stringcolumn(5)) with boxes, 1 with lines lc 'black'\n";
 
 int bench_patterns(struct bench_out *out, const struct patterns_options *o)
 {

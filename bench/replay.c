@@ -100,7 +100,8 @@ static void usage(FILE *f)
 		"                    1024, two folios)\n"
 		"  --cold-mb         cold pool size (default 4 x LLC, at least 1024)\n"
 		"  --repeats         repeats of every arm, medians reported (default 3)\n"
-		"  --sample-every    time one clear in N, as the module does (default 8)\n"
+		"  --sample-every    time one clear in N, as the module does with its\n"
+		"                    default sample_shift=6 (default 64)\n"
 		"  --reference-every frames (one in N) cleared with the hot strategy while\n"
 		"                    a non-temporal one runs; 0: none, the policy probes\n"
 		"                    (default 32)\n"
@@ -297,8 +298,12 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 		phase_ns[ph] = 0;
 		for (unsigned int k = 0; k < r->phases[ph].intervals; k++, interval++) {
 			uint64_t main_ticks = 0, ref_ticks = 0, main_n = 0, ref_n = 0;
-			bool refs = arm == ADAPTIVE && r->reference_every &&
-				    non_temporal(strategy);
+			/*
+			 * Every arm is instrumented as the module instruments
+			 * every strategy (timed samples, reference frames
+			 * beside a non-temporal one): only the choice differs.
+			 */
+			bool refs = r->reference_every && non_temporal(strategy);
 			struct policy_sample sample = { .pages = r->pages };
 			struct policy_decision d;
 			uint64_t t0 = bench_now_ns();
@@ -308,9 +313,7 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 				uint64_t frame;
 				char *page = next_page(r, cold, &frame);
 
-				if (arm != ADAPTIVE) {
-					clear_unit(r, strategy, page);
-				} else if (refs && frame % r->reference_every == 0) {
+				if (refs && frame % r->reference_every == 0) {
 					uint64_t c0 = bench_ticks();
 
 					/* The module's reference clear:
@@ -513,7 +516,7 @@ int bench_replay(int argc, char **argv)
 	r.hot_pages = 0;
 	r.touch = TOUCH_LINE;
 	r.unit_pages = 1;
-	r.sample_every = 8;
+	r.sample_every = 64;
 	r.reference_every = 32;
 	config_defaults(&daemon_config);
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
