@@ -92,7 +92,7 @@ static void usage(FILE *f)
 		"  --workload        mixed: hot:30,cold:30,hot:30,cold:30 (default);\n"
 		"                    hot: hot:120; cold: cold:120\n"
 		"  --phases          the phases instead, e.g. hot:10,cold:50\n"
-		"  --pages           pages cleared per interval (default 4096; huge: 16384)\n"
+		"  --pages           pages cleared per interval (default 4096; huge: 65536)\n"
 		"  --touch           what the application reads after each clear: the\n"
 		"                    faulting page's first line, that page, or the whole\n"
 		"                    folio (default line; huge: page)\n"
@@ -597,7 +597,7 @@ int bench_replay(int argc, char **argv)
 		return 2;
 	}
 	if (!r.pages)
-		r.pages = r.huge ? 16384 : 4096;
+		r.pages = r.huge ? 65536 : 4096;
 	if (!r.hot_pages)
 		r.hot_pages = r.huge ? 1024 : 64;
 	if (r.touch == TOUCH_FOLIO && !r.huge) {

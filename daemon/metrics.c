@@ -37,6 +37,53 @@ static void unit_label(FILE *out, const char *name,
 		cp_backend_name(backend));
 }
 
+static double pages_of(const struct cp_strategy_info *s, int backend)
+{
+	return (double)s->pages[backend];
+}
+
+static double ranges_of(const struct cp_strategy_info *s, int backend)
+{
+	(void)backend;
+	return (double)s->ranges_huge;
+}
+
+static double samples_of(const struct cp_strategy_info *s, int backend)
+{
+	return (double)s->samples[backend];
+}
+
+static double seconds_of(const struct cp_strategy_info *s, int backend)
+{
+	return s->sample_ns[backend] / 1e9;
+}
+
+/*
+ * A counter family per node, backend and strategy; @huge_only: for the huge
+ * backend alone.
+ */
+static void per_strategy(FILE *out, const struct metrics_node *nodes,
+			 int count, const char *name, const char *help,
+			 double (*value_of)(const struct cp_strategy_info *s,
+					    int backend),
+			 bool huge_only)
+{
+	int i, k, b;
+
+	family(out, name, "counter", help);
+	for (i = 0; i < count; i++)
+		for (k = 0; k < nodes[i].info->nr_strategies; k++)
+			for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+				if (huge_only && b != CLEARPAGE_BACKEND_HUGE)
+					continue;
+				fprintf(out, "%s{node=\"%u\",backend=\"%s\",strategy=\"%s\"} ",
+					name, nodes[i].info->node,
+					cp_backend_name(b),
+					strategy_of(&nodes[i], k));
+				value(out, value_of(&nodes[i].info->strategies[k], b));
+			}
+}
+
 void metrics_format(FILE *out, const struct metrics_daemon *d,
 		    const struct metrics_node *nodes, int count)
 {
@@ -57,41 +104,18 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 	if (!count)
 		return;
 
-	family(out, "clearpage_pages_cleared_total", "counter",
-	       "Base pages cleared by the module, per node, backend (4k or huge) and strategy.");
-	for (i = 0; i < count; i++)
-		for (k = 0; k < nodes[i].info->nr_strategies; k++)
-			for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
-				fprintf(out, "clearpage_pages_cleared_total{node=\"%u\",backend=\"%s\",strategy=\"%s\"} %llu\n",
-					nodes[i].info->node, cp_backend_name(b),
-					strategy_of(&nodes[i], k),
-					(unsigned long long)nodes[i].info->strategies[k].pages[b]);
-	family(out, "clearpage_range_operations_total", "counter",
-	       "Range operations of the huge backend (one per chunk of a folio), per node and strategy.");
-	for (i = 0; i < count; i++)
-		for (k = 0; k < nodes[i].info->nr_strategies; k++)
-			fprintf(out, "clearpage_range_operations_total{node=\"%u\",backend=\"huge\",strategy=\"%s\"} %llu\n",
-				nodes[i].info->node, strategy_of(&nodes[i], k),
-				(unsigned long long)nodes[i].info->strategies[k].ranges_huge);
-	family(out, "clearpage_sampled_clears_total", "counter",
-	       "Timed pages (one in 2^sample_shift), per node, backend and strategy.");
-	for (i = 0; i < count; i++)
-		for (k = 0; k < nodes[i].info->nr_strategies; k++)
-			for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
-				fprintf(out, "clearpage_sampled_clears_total{node=\"%u\",backend=\"%s\",strategy=\"%s\"} %llu\n",
-					nodes[i].info->node, cp_backend_name(b),
-					strategy_of(&nodes[i], k),
-					(unsigned long long)nodes[i].info->strategies[k].samples[b]);
-	family(out, "clearpage_sampled_clear_seconds_total", "counter",
-	       "Time spent clearing the timed pages, per node, backend and strategy; divided by clearpage_sampled_clears_total: seconds per 4 KiB page.");
-	for (i = 0; i < count; i++)
-		for (k = 0; k < nodes[i].info->nr_strategies; k++)
-			for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-				fprintf(out, "clearpage_sampled_clear_seconds_total{node=\"%u\",backend=\"%s\",strategy=\"%s\"} ",
-					nodes[i].info->node, cp_backend_name(b),
-					strategy_of(&nodes[i], k));
-				value(out, nodes[i].info->strategies[k].sample_ns[b] / 1e9);
-			}
+	per_strategy(out, nodes, count, "clearpage_pages_cleared_total",
+		     "Base pages cleared by the module, per node, backend (4k or huge) and strategy.",
+		     pages_of, false);
+	per_strategy(out, nodes, count, "clearpage_range_operations_total",
+		     "Range operations of the huge backend (one per chunk of a folio), per node and strategy.",
+		     ranges_of, true);
+	per_strategy(out, nodes, count, "clearpage_sampled_clears_total",
+		     "Timed pages (one in 2^sample_shift), per node, backend and strategy.",
+		     samples_of, false);
+	per_strategy(out, nodes, count, "clearpage_sampled_clear_seconds_total",
+		     "Time spent clearing the timed pages, per node, backend and strategy; divided by clearpage_sampled_clears_total: seconds per 4 KiB page.",
+		     seconds_of, false);
 	family(out, "clearpage_reference_pages_total", "counter",
 	       "Reference frames cleared with the kernel's routine beside a non-temporal strategy, per node and backend.");
 	for (i = 0; i < count; i++)

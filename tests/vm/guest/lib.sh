@@ -52,6 +52,19 @@ backend_strategy() {
 	sed -n 's/.*\[\([a-z_]*\)\].*/\1/p' $CP/node$1/strategy_$2
 }
 
+# fault NAME CPTEST-ARGS...: run one checked fault workload; the pages it
+# checked add up in total_pages.
+total_pages=0
+fault() {
+	name=$1
+	shift
+	out=$(cptest fault "$@" 2>&1)
+	rc=$?
+	pages=$(echo "$out" | sed -n 's/.*pages=\([0-9]*\).*/\1/p' | tail -n 1)
+	total_pages=$((total_pages + ${pages:-0}))
+	check "$name: $(echo "$out" | tr '\n' ' ')" test $rc -eq 0
+}
+
 # stat_value NODE KEY
 stat_value() { awk -v k="$2" '$1 == k { print $2 }' $CP/node$1/stats; }
 

@@ -6,18 +6,6 @@
 # parameter; the huge calibration. Booted with init_on_alloc=0, two nodes
 # of 2 GiB (room for a 1 GiB page) and 32 2 MiB hugetlb pages.
 PARAM=/sys/module/clearpage/parameters/huge_chunk_kb
-total_pages=0
-
-# fault NAME CPTEST-ARGS...: run one checked fault workload.
-fault() {
-	name=$1
-	shift
-	out=$(cptest fault "$@" 2>&1)
-	rc=$?
-	pages=$(echo "$out" | sed -n 's/.*pages=\([0-9]*\).*/\1/p' | tail -n 1)
-	total_pages=$((total_pages + ${pages:-0}))
-	check "$name: $(echo "$out" | tr '\n' ' ')" test $rc -eq 0
-}
 
 # huge_counts NODE STRATEGY: "pages ranges" of the huge backend.
 huge_counts() {

@@ -2,18 +2,6 @@
 # every byte of every page faulted through every strategy on both nodes must
 # read zero. Memory is filled with a pattern and freed before each round so
 # recycled pages carry garbage: a missed clear shows as non-zero bytes.
-total_pages=0
-
-# fault NAME CPTEST-ARGS...: run one checked fault workload.
-fault() {
-	name=$1
-	shift
-	out=$(cptest fault "$@" 2>&1)
-	rc=$?
-	pages=$(echo "$out" | sed -n 's/.*pages=\([0-9]*\).*/\1/p' | tail -n 1)
-	total_pages=$((total_pages + ${pages:-0}))
-	check "$name: $(echo "$out" | tr '\n' ' ')" test $rc -eq 0
-}
 
 if ! load_module clearpage; then
 	fail "insmod clearpage.ko"
