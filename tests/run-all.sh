@@ -136,6 +136,7 @@ if [ $pkg_failed = 0 ]; then
 	set -- $kernels
 	echo "=== e2e: booted Debian, systemd, packages, on $1"
 	if "$top/tests/e2e/run-e2e.sh" --debs "$pkgdir" --kernel "$1" \
+		--module-test "$build/kmod-test-$1/clearpage.ko" \
 		--log "$logs/e2e-$1.log"; then
 		passed=$((passed + 1))
 	else

@@ -8,25 +8,33 @@
 # QEMU with two NUMA nodes and systemd as PID 1, and tests/e2e/guest.sh
 # checks the service from inside.
 #
-#   tests/e2e/run-e2e.sh --debs DIR --kernel VERSION [--cache DIR] [--log FILE]
+#   tests/e2e/run-e2e.sh --debs DIR --kernel VERSION --module-test KO
+#                        [--cache DIR] [--log FILE]
+#
+# --module-test: the test build of the module (kmod/ built with
+# -DCLEARPAGE_TEST_CALIBRATION) for VERSION. An emulated CPU measures no
+# hot/cold difference, so the guest loads it in place of the packaged module
+# for the checks where the daemon must decide.
 #
 # Passes when the guest reached its end marker with no failed check and the
 # console shows no kernel warning.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-debs="" kernel="" cache="" log="" timeout=1800
+debs="" kernel="" cache="" log="" timeout=1800 module_test=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--debs) debs=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
+	--module-test) module_test=$2; shift 2 ;;
 	--cache) cache=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	*) echo "run-e2e.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
-[ -n "$debs" ] && [ -n "$kernel" ] || { echo "run-e2e.sh: --debs and --kernel are required" >&2; exit 2; }
+[ -n "$debs" ] && [ -n "$kernel" ] && [ -n "$module_test" ] ||
+	{ echo "run-e2e.sh: --debs, --kernel and --module-test are required" >&2; exit 2; }
 cache=${cache:-$here/../../build/e2e-cache}
 mkdir -p "$cache"
 base=$cache/rootfs-bookworm-$kernel.tar.gz
@@ -63,6 +71,7 @@ chroot_umount "$root"
 # The test as a service that runs once the system is up.
 mkdir -p "$root/usr/local/lib/clearpage-e2e"
 cp "$here/guest.sh" "$root/usr/local/lib/clearpage-e2e/"
+cp "$module_test" "$root/usr/local/lib/clearpage-e2e/clearpage-test.ko"
 cat > "$root/etc/systemd/system/clearpage-e2e.service" <<UNIT
 [Unit]
 Description=clearpage end-to-end checks
