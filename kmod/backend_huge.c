@@ -113,7 +113,8 @@ static void clear_huge_ranges(struct clearpage_node *node, int strategy,
  * cond_resched(): the calibration times it.
  */
 void clearpage_huge_clear_unaccounted(int strategy, void *kaddr,
-				  unsigned int nr_pages, unsigned int fault)
+				      unsigned int nr_pages,
+				      unsigned int fault)
 {
 	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
 	struct clearpage_extent extent[3];

@@ -104,10 +104,12 @@ static void clearpage_account(struct clearpage_node *node, int strategy,
 	if (backend == CLEARPAGE_BACKEND_HUGE)
 		this_cpu_inc(node->stats->ranges_huge[strategy]);
 	if (sample) {
+		unsigned int bucket = clearpage_latency_bucket(div_u64(ns,
+								       nr_pages));
+
 		this_cpu_add(node->stats->samples[backend][strategy], nr_pages);
 		this_cpu_add(node->stats->sample_ns[backend][strategy], ns);
-		this_cpu_add(node->stats->latency[clearpage_latency_bucket(div_u64(ns, nr_pages))],
-			     nr_pages);
+		this_cpu_add(node->stats->latency[bucket], nr_pages);
 	}
 }
 

@@ -115,7 +115,8 @@ extern const struct kobj_type clearpage_node_ktype;
 /* backend_huge.c */
 void clearpage_huge_init(void);
 void clearpage_huge_clear_unaccounted(int strategy, void *kaddr,
-				  unsigned int nr_pages, unsigned int fault);
+				      unsigned int nr_pages,
+				      unsigned int fault);
 bool clearpage_huge_settled(void);
 int clearpage_huge_describe(char *buf, int at);
 

@@ -10,13 +10,15 @@
  * whole pages. Names are what sysfs reads and accepts; ids are stable
  * numbers.
  *
- *   id  name       instructions
- *   0   kernel     whatever the running kernel picked at boot (clear_page)
- *   1   rep_stosb  rep stosb over 4096 bytes (needs ERMS)
- *   2   rep_stosq  rep stosq over 512 quadwords
+ *   id  name       instructions, over a page or a range
+ *   0   kernel     whatever the running kernel picked at boot (clear_page);
+ *                  huge folios in the kernel's own 4 KiB walk
+ *   1   rep_stosb  one rep stosb (needs ERMS)
+ *   2   rep_stosq  one rep stosq
  *   3   movq       8 x movq per 64-byte line, unrolled loop
- *   4   movnti     8 x movnti per line, sfence at the end (non-temporal)
- *   5   clzero     AMD clzero per cache line, sfence at the end (needs CLZERO)
+ *   4   movnti     8 x movnti per line, one sfence at the end (non-temporal)
+ *   5   clzero     AMD clzero per 64-byte line, one sfence at the end (needs
+ *                  CLZERO and a 64-byte cache line)
  *
  * Backends
  * --------
