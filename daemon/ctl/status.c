@@ -20,7 +20,7 @@ static void print_table(const struct cp_node_info *n, bool calibration_only)
 		       be->pinned ? "pinned" : "not pinned",
 		       cp_source_name(be->source), when);
 	}
-	printf("    %-10s %10s %8s %10s %8s %8s %8s %8s %8s %8s\n", "STRATEGY",
+	printf("     %-10s %10s %8s %10s %8s %8s %8s %8s %8s %8s\n", "STRATEGY",
 	       "PAGES_4K", "NS_4K", "PAGES_HUGE", "RANGES", "NS_HUGE",
 	       "HOT_4K", "COLD_4K", "HOT_HUGE", "COLD_HUGE");
 	for (i = 0; i < n->nr_strategies; i++) {
@@ -41,7 +41,7 @@ static void print_table(const struct cp_node_info *n, bool calibration_only)
 					 (unsigned long long)(s->sample_ns[b] /
 							      s->samples[b]));
 		/* 4: the 4k backend's strategy, H: the huge backend's. */
-		printf("  %c%c%-10s %10llu %8s %10llu %8llu %8s %8s %8s %8s %8s\n",
+		printf("  %c%c %-10s %10llu %8s %10llu %8llu %8s %8s %8s %8s %8s\n",
 		       !calibration_only && on4k ? '4' : ' ',
 		       !calibration_only && onhuge ? 'H' : ' ',
 		       cp_strategy_name(s->strategy),
