@@ -52,7 +52,8 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	struct daemon_config config;
-	bool dry_run = false, check = false;
+	struct daemon_overrides overrides = { 0 };
+	bool check = false;
 	const char *root = "";
 	char error[512];
 	int c;
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			dry_run = true;
+			overrides.dry_run = true;
 			break;
 		case 'c':
 			check = true;
@@ -88,12 +89,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "clearpaged: %s\n", error);
 		return 1;
 	}
-	if (dry_run)
-		config.dry_run = true;
+	config_apply_overrides(&config, &overrides);
 	if (check) {
 		config_print(&config, stdout);
 		return 0;
 	}
 	log_set_level(config.log_level);
-	return manager_run(&config, root);
+	return manager_run(&config, root, &overrides);
 }

@@ -445,6 +445,13 @@ static const char *strategy_or_auto(int strategy)
 	return strategy < 0 ? "auto" : policy_strategy_name(strategy);
 }
 
+void config_apply_overrides(struct daemon_config *config,
+			    const struct daemon_overrides *overrides)
+{
+	if (overrides->dry_run)
+		config->dry_run = true;
+}
+
 void config_print(const struct daemon_config *c, FILE *out)
 {
 	const struct policy_config *p = &c->policy;

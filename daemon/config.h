@@ -48,6 +48,17 @@ struct daemon_config {
 	int node_strategy[CONFIG_MAX_NODES];
 };
 
+/*
+ * Command-line options that override the files. They hold for the whole life
+ * of the process: applied after the first load and after every reload.
+ */
+struct daemon_overrides {
+	bool dry_run;			/* --dry-run */
+};
+
+void config_apply_overrides(struct daemon_config *config,
+			    const struct daemon_overrides *overrides);
+
 typedef void (*config_warn_fn)(const char *message, void *arg);
 
 void config_defaults(struct daemon_config *config);

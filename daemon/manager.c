@@ -52,6 +52,7 @@ struct node_state {
 struct manager {
 	struct daemon_config config;
 	const char *config_root;
+	struct daemon_overrides overrides;	/* the command line's */
 	sd_event *event;
 	sd_event_source *timer;
 	sd_event_source *events_source;
@@ -635,8 +636,11 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si,
 		log_line(LOG_ERR, "configuration not reloaded, keeping the one in use: %s",
 			 error);
 	} else {
+		config_apply_overrides(&m->config, &m->overrides);
 		log_set_level(m->config.log_level);
-		log_line(LOG_NOTICE, "configuration reloaded");
+		log_line(LOG_NOTICE, "configuration reloaded%s",
+			 m->overrides.dry_run ?
+			 " (dry run: --dry-run on the command line)" : "");
 		if (m->client) {
 			decide_allowlist(m);
 			apply_config_pins(m);
@@ -697,7 +701,8 @@ static int setup_udev(struct manager *m)
 			       on_udev, m);
 }
 
-int manager_run(const struct daemon_config *config, const char *config_root)
+int manager_run(const struct daemon_config *config, const char *config_root,
+		const struct daemon_overrides *overrides)
 {
 	struct manager *m = calloc(1, sizeof(*m));
 	sigset_t mask;
@@ -707,6 +712,7 @@ int manager_run(const struct daemon_config *config, const char *config_root)
 		return 1;
 	m->config = *config;
 	m->config_root = config_root;
+	m->overrides = *overrides;
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);

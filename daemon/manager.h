@@ -9,7 +9,11 @@
 
 #include "config.h"
 
-/* Run until SIGTERM or SIGINT; returns the exit status. */
-int manager_run(const struct daemon_config *config, const char *config_root);
+/*
+ * Run until SIGTERM or SIGINT; returns the exit status. @overrides are
+ * applied again after every reload.
+ */
+int manager_run(const struct daemon_config *config, const char *config_root,
+		const struct daemon_overrides *overrides);
 
 #endif /* CLEARPAGED_MANAGER_H */

@@ -11,6 +11,7 @@
 #include "clearpage.h"
 
 static struct genl_family clearpage_family;
+/* Written and read under clearpage_lock, as every notification runs. */
 static bool clearpage_nl_registered;
 
 /* Only request attributes: everything else is rejected as unknown. */
@@ -391,7 +392,8 @@ void clearpage_nl_notify(struct clearpage_node *node, int backend,
 	struct sk_buff *msg;
 	void *hdr;
 
-	if (!READ_ONCE(clearpage_nl_registered))
+	lockdep_assert_held(&clearpage_lock);
+	if (!clearpage_nl_registered)
 		return;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
@@ -412,13 +414,22 @@ int clearpage_nl_register(void)
 {
 	int err = genl_register_family(&clearpage_family);
 
-	if (!err)
-		WRITE_ONCE(clearpage_nl_registered, true);
+	if (!err) {
+		mutex_lock(&clearpage_lock);
+		clearpage_nl_registered = true;
+		mutex_unlock(&clearpage_lock);
+	}
 	return err;
 }
 
+/*
+ * Notifications run under clearpage_lock: once the flag is cleared under it,
+ * none is in flight past the check and none starts, so the family can go.
+ */
 void clearpage_nl_unregister(void)
 {
-	WRITE_ONCE(clearpage_nl_registered, false);
+	mutex_lock(&clearpage_lock);
+	clearpage_nl_registered = false;
+	mutex_unlock(&clearpage_lock);
 	genl_unregister_family(&clearpage_family);
 }

@@ -126,6 +126,8 @@ pkg_check "dpkg-buildpackage -us -uc -b" sh -c "cd '$pkgdir/clearpage' && dpkg-b
 pkg_check "lintian: no errors" sh -c "lintian --fail-on error --tag-display-limit 0 '$pkgdir'/clearpage_*.changes"
 pkg_check "clearpage-dkms ships the module sources and a dkms.conf with the version" \
 	sh -c "dpkg-deb --fsys-tarfile '$pkgdir'/clearpage-dkms_*_all.deb | tar -xOf - ./usr/src/clearpage-$version/dkms.conf | grep -qx 'PACKAGE_VERSION=\"$version\"'"
+pkg_check "no package loads the module at boot (no modules-load.d file)" \
+	sh -c "list=\$(for deb in '$pkgdir'/*.deb; do dpkg -c \"\$deb\" || exit 1; done) && test -n \"\$list\" && ! echo \"\$list\" | grep -q modules-load.d"
 pkg_check "clearpaged ships the daemon, CLI, unit, config, catalog and man pages" \
 	sh -c "dpkg -c '$pkgdir'/clearpaged_*_amd64.deb | grep -c -e usr/sbin/clearpaged -e usr/sbin/clearpagectl -e clearpaged.service -e usr/lib/clearpaged/clearpaged.conf -e clearpaged.catalog -e man8/clearpaged.8 -e man5/clearpaged.conf.5 | grep -qx 7"
 echo "CPVM-SUMMARY: $pkg_passed passed, $pkg_failed failed, 0 skipped" >>"$pkg_log"

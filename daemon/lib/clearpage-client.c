@@ -364,12 +364,21 @@ const char *cp_parse_extack(const struct nlmsghdr *nlh)
 	size_t offset = sizeof(*err);
 	int len;
 
-	if (nlh->nlmsg_type != NLMSG_ERROR || !(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+	if (nlh->nlmsg_type != NLMSG_ERROR || !(nlh->nlmsg_flags & NLM_F_ACK_TLVS) ||
+	    nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*err))
 		return NULL;
-	/* Without NLM_F_CAPPED the request's payload is echoed first. */
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+	/*
+	 * Without NLM_F_CAPPED the request's payload is echoed first; a length
+	 * below the header or beyond the message is a lie, not an offset.
+	 */
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+		if (err->msg.nlmsg_len < NLMSG_HDRLEN ||
+		    err->msg.nlmsg_len - NLMSG_HDRLEN >
+		    nlh->nlmsg_len - NLMSG_HDRLEN - sizeof(*err))
+			return NULL;
 		offset += err->msg.nlmsg_len - NLMSG_HDRLEN;
-	len = (int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)offset;
+	}
+	len = (int)(nlh->nlmsg_len - NLMSG_HDRLEN - offset);
 	if (len <= 0)
 		return NULL;
 	if (nla_parse(tb, NLMSGERR_ATTR_MAX,

@@ -62,6 +62,8 @@ check "DKMS built and installed clearpage for $(uname -r)" \
 check "modinfo finds the DKMS module" sh -c "modinfo -n clearpage | grep -q updates/dkms"
 check "the unit is installed but not enabled by the package" \
 	test "$(systemctl is-enabled clearpaged 2>&1)" = disabled
+check "nothing loaded the module at boot (no livepatch behind the admin's back)" \
+	test ! -e $CP -a ! -e /sys/kernel/livepatch/clearpage
 check "the catalog is installed in the journal's database" \
 	sh -c "journalctl --list-catalog | grep -q 1e658545b6144d60b44d428c8542ff21"
 

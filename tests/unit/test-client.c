@@ -262,6 +262,19 @@ static void test_extack(void)
 	CHECK(cp_parse_extack(nlh) && !strcmp(cp_parse_extack(nlh), text),
 	      "extack message of an uncapped error");
 
+	/* Echoed lengths that lie: below a header (it would wrap), beyond. */
+	err->msg.nlmsg_len = 4;
+	CHECK(cp_parse_extack(nlh) == NULL,
+	      "an echoed length below the header size is refused");
+	err->msg.nlmsg_len = 0xfffffff0;
+	CHECK(cp_parse_extack(nlh) == NULL,
+	      "an echoed length beyond the message is refused");
+	nlh->nlmsg_len = NLMSG_HDRLEN + 2;
+	CHECK(cp_parse_extack(nlh) == NULL,
+	      "an error shorter than its header is refused");
+	nlh->nlmsg_len = len + payload;
+	err->msg.nlmsg_len = NLMSG_HDRLEN + payload;
+
 	nlh->nlmsg_flags = 0;
 	CHECK(cp_parse_extack(nlh) == NULL, "no TLV flag, no message");
 }

@@ -155,6 +155,34 @@ static void test_failed_load_keeps_config(const char *root)
 	      "a bad drop-in fails the load and changes nothing (%s)", error);
 }
 
+/* --dry-run wins over the files, at the first load and at every reload. */
+static void test_overrides(const char *root)
+{
+	struct daemon_overrides dry = { .dry_run = true }, none = { 0 };
+	struct daemon_config c;
+	char error[512] = "";
+
+	write_file(root, "/etc/clearpaged.conf.d/99-zz-live.conf",
+		   "[Daemon]\nDryRun=no\n");
+	config_defaults(&c);
+	CHECK(config_load(&c, root, NULL, NULL, error, sizeof(error)) == 0 &&
+	      !c.dry_run, "DryRun=no in a drop-in loads as live (%s)", error);
+	config_apply_overrides(&c, &dry);
+	CHECK(c.dry_run, "--dry-run overrides DryRun=no");
+	config_apply_overrides(&c, &none);
+	CHECK(c.dry_run, "no override leaves the loaded value");
+	config_load(&c, root, NULL, NULL, error, sizeof(error));
+	config_apply_overrides(&c, &dry);
+	CHECK(c.dry_run, "--dry-run holds again after a reload");
+	{
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/etc/clearpaged.conf.d/99-zz-live.conf",
+			 root);
+		unlink(path);
+	}
+}
+
 static void test_print_round_trip(void)
 {
 	struct daemon_config a, b;
@@ -270,6 +298,7 @@ int main(int argc, char **argv)
 	test_dropins(root);
 	test_errors();
 	test_warnings();
+	test_overrides(root);
 	test_failed_load_keeps_config(root);
 	test_print_round_trip();
 	test_allowlist(argv[1]);

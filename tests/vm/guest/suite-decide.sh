@@ -7,7 +7,7 @@
 # it stays without probing; without them it probes rep_stosb and reverts.
 # Then: an administrator's pin made while it runs is respected, CPU hotplug
 # is noticed, SIGTERM returns what it set to kernel, and a dry run changes
-# nothing while it says what it would do.
+# nothing while it says what it would do, also after a reload.
 DLOG=/tmp/clearpaged.log
 
 # wait_log PATTERN [COUNT [SECONDS]]: until the log holds COUNT matching lines.
@@ -142,6 +142,14 @@ dry=$!
 check "dry run: says what it would do" \
 	wait_log "huge: dry run: would switch kernel -> movnti: pages are mostly cold" 1 60
 check "dry run: changes nothing ($state_before)" test "$(state)" = "$state_before"
+# A reload (systemctl reload, logrotate) re-reads the files, which do not
+# say DryRun=yes: the command line's --dry-run must hold.
+kill -HUP $dry
+check "a reload keeps --dry-run, and says so" \
+	wait_log "configuration reloaded (dry run: --dry-run on the command line)" 1 10
+sleep 4	# 20 intervals: a live daemon would have switched by now
+check "after the reload the dry run still changes nothing" test "$(state)" = "$state_before"
+check "and it logged no real switch" sh -c "! grep -q ': switched ' $DLOG"
 kill -TERM $dry
 wait $dry
 kill -TERM $load0 $load1 $load2 $load3
