@@ -101,8 +101,7 @@ bool bench_strategy_usable(int strategy)
 
 int bench_kernel_routine(void)
 {
-	return bench_cpu.has_erms ? CLEARPAGE_STRATEGY_REP_STOSB :
-				    CLEARPAGE_STRATEGY_REP_STOSQ;
+	return clearpage_kernel_routine(&bench_cpu);
 }
 
 void bench_clear(int strategy, void *page)
@@ -122,29 +121,22 @@ static void walk_clear(void *folio, unsigned long index)
 	bench_clear(CLEARPAGE_STRATEGY_KERNEL, (char *)folio + index * BENCH_PAGE);
 }
 
+static void range_clear(void *folio, int routine, unsigned long first,
+			unsigned long n)
+{
+	bench_clear_range(routine, (char *)folio + first * BENCH_PAGE,
+			  n * BENCH_PAGE);
+}
+
 void bench_clear_folio(int strategy, char *folio, unsigned long nr_pages,
 		       unsigned long fault, unsigned long chunk_pages)
 {
-	struct clearpage_extent extent[3];
-
-	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
+	if (strategy == CLEARPAGE_STRATEGY_KERNEL)
 		clearpage_kernel_walk(fault, nr_pages, BENCH_MAX_ORDER_PAGES,
 				      walk_clear, folio);
-		return;
-	}
-	clearpage_folio_extents(fault, nr_pages, extent);
-	for (int i = 0; i < 3; i++) {
-		int routine = extent[i].near_fault ?
-			      clearpage_near_fault_routine(strategy) : strategy;
-
-		for (unsigned long first = extent[i].first, n; first < extent[i].end;
-		     first += n) {
-			n = extent[i].end - first < chunk_pages ?
-			    extent[i].end - first : chunk_pages;
-			bench_clear_range(routine, folio + first * BENCH_PAGE,
-					  n * BENCH_PAGE);
-		}
-	}
+	else
+		clearpage_folio_ranges(strategy, fault, nr_pages, chunk_pages,
+				       range_clear, folio);
 }
 
 int bench_parse_strategies(const char *list, unsigned int *mask)

@@ -69,43 +69,48 @@ static void clear_huge_walk(struct clearpage_node *node, struct page *page,
 			      clear_subpage, &walk);
 }
 
-/* Subpages [first, end) as ranges of at most huge_chunk_kb each. */
-static void clear_extent(struct clearpage_node *node, int strategy,
-			 int routine, struct page *page, unsigned int first,
-			 unsigned int end, bool reference)
-{
-	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
-	unsigned int n;
+struct ranges {
+	struct clearpage_node *node;
+	int strategy;
+	struct page *page;
+	/* A reference folio: every range with the kernel's instruction. */
+	bool reference;
+};
 
-	for (; first < end; first += n) {
-		n = min(chunk, end - first);
-		cond_resched();
-		clearpage_clear_range(node, strategy, routine,
-				      nth_page(page, first), n, reference);
-	}
+/* One range of the folio, accounted, after a chance to reschedule. */
+static void clear_range(void *arg, int routine, unsigned long first,
+			unsigned long n)
+{
+	struct ranges *r = arg;
+
+	cond_resched();
+	clearpage_clear_range(r->node, r->strategy,
+			      r->reference ? clearpage_kernel_routine(&clearpage_cpu) :
+					     routine,
+			      nth_page(r->page, first), n, r->reference);
 }
 
 /*
- * A reference folio is cleared the same way with the kernel's instruction
- * (rep stosb with ERMS, else rep stosq) and timed: the cost the hot
- * strategy would have on this node's folios, as calibration_huge knows it.
+ * As ranges of at most huge_chunk_kb. A reference folio is cleared the same
+ * way with the kernel's instruction (rep stosb with ERMS, else rep stosq)
+ * and timed: the cost the hot strategy would have on this node's folios, as
+ * calibration_huge knows it.
  */
 static void clear_huge_ranges(struct clearpage_node *node, int strategy,
 			      struct page *page, unsigned int fault,
 			      unsigned int nr_pages, bool reference)
 {
-	int kernel = clearpage_cpu.has_erms ? CLEARPAGE_STRATEGY_REP_STOSB :
-					      CLEARPAGE_STRATEGY_REP_STOSQ;
-	struct clearpage_extent extent[3];
-	int i, routine;
+	struct ranges r = { node, strategy, page, reference };
 
-	clearpage_folio_extents(fault, nr_pages, extent);
-	for (i = 0; i < 3; i++) {
-		routine = reference ? kernel : extent[i].near_fault ?
-			  clearpage_near_fault_routine(strategy) : strategy;
-		clear_extent(node, strategy, routine, page, extent[i].first,
-			     extent[i].end, reference);
-	}
+	clearpage_folio_ranges(strategy, fault, nr_pages,
+			       READ_ONCE(clearpage_huge_chunk_pages),
+			       clear_range, &r);
+}
+
+static void clear_range_unaccounted(void *kaddr, int routine,
+				    unsigned long first, unsigned long n)
+{
+	clearpage_run_range(routine, kaddr + first * PAGE_SIZE, n * PAGE_SIZE);
 }
 
 /*
@@ -116,21 +121,9 @@ void clearpage_huge_clear_unaccounted(int strategy, void *kaddr,
 				      unsigned int nr_pages,
 				      unsigned int fault)
 {
-	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
-	struct clearpage_extent extent[3];
-	unsigned long first, n;
-	int i;
-
-	clearpage_folio_extents(fault, nr_pages, extent);
-	for (i = 0; i < 3; i++)
-		for (first = extent[i].first; first < extent[i].end; first += n) {
-			n = min_t(unsigned long, chunk, extent[i].end - first);
-			clearpage_run_range(extent[i].near_fault ?
-					    clearpage_near_fault_routine(strategy) :
-					    strategy,
-					    kaddr + first * PAGE_SIZE,
-					    n * PAGE_SIZE);
-		}
+	clearpage_folio_ranges(strategy, fault, nr_pages,
+			       READ_ONCE(clearpage_huge_chunk_pages),
+			       clear_range_unaccounted, kaddr);
 }
 
 static void clear_huge(struct page *page, unsigned long addr_hint,

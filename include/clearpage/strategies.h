@@ -310,6 +310,44 @@ static inline int clearpage_near_fault_routine(int strategy)
 	       CLEARPAGE_STRATEGY_KERNEL : strategy;
 }
 
+/*
+ * Clear a folio of @nr_pages as ranges, in clearpage_folio_extents() order:
+ * calls @clear(@ctx, routine, first, n) for each range of at most
+ * @chunk_pages subpages [first, first + n), with @strategy's routine, or
+ * clearpage_near_fault_routine()'s for the faulting subpage's
+ * neighbourhood. Inlined, so the call is direct.
+ */
+static inline __attribute__((always_inline)) void
+clearpage_folio_ranges(int strategy, unsigned long fault,
+		       unsigned long nr_pages, unsigned long chunk_pages,
+		       void (*clear)(void *ctx, int routine, unsigned long first,
+				     unsigned long n),
+		       void *ctx)
+{
+	struct clearpage_extent extent[3];
+	unsigned long first, n;
+	int i, routine;
+
+	clearpage_folio_extents(fault, nr_pages, extent);
+	for (i = 0; i < 3; i++) {
+		routine = extent[i].near_fault ?
+			  clearpage_near_fault_routine(strategy) : strategy;
+		for (first = extent[i].first; first < extent[i].end; first += n) {
+			n = extent[i].end - first;
+			if (n > chunk_pages)
+				n = chunk_pages;
+			clear(ctx, routine, first, n);
+		}
+	}
+}
+
+/* The instruction the kernel's clear_page() uses on @cpu. */
+static inline int clearpage_kernel_routine(const struct clearpage_cpu *cpu)
+{
+	return cpu->has_erms ? CLEARPAGE_STRATEGY_REP_STOSB :
+			       CLEARPAGE_STRATEGY_REP_STOSQ;
+}
+
 /* One 4 KiB page: the range form over one page. */
 static inline int clearpage_run_routine(int strategy, void *page)
 {
