@@ -73,6 +73,18 @@ void *bench_map(size_t bytes, int node, bool populate, bool huge);
 void bench_unmap(void *p, size_t bytes);
 int bench_bind_cpu(int cpu);
 int bench_bind_node(void *p, size_t bytes, int node);
+/*
+ * Read one word of every line of [p, p + bytes), as an application touching
+ * what was just cleared; returns their sum (keep it, so the reads stay).
+ */
+static inline uint64_t bench_read_lines(const char *p, size_t bytes)
+{
+	uint64_t sum = 0;
+
+	for (size_t off = 0; off < bytes; off += CLEARPAGE_LINE_SIZE)
+		sum += *(const volatile uint64_t *)(p + off);
+	return sum;
+}
 /* Write back and drop every line of [p, p + bytes) from the caches. */
 void bench_flush(void *p, size_t bytes);
 /* The last-level cache size in bytes (sysfs), or 0. */

@@ -51,11 +51,7 @@ static volatile uint64_t sink;
 
 static void touch_lines(const char *p, size_t bytes)
 {
-	uint64_t sum = 0;
-
-	for (size_t off = 0; off < bytes; off += CLEARPAGE_LINE_SIZE)
-		sum += *(const volatile uint64_t *)(p + off);
-	sink += sum;
+	sink += bench_read_lines(p, bytes);
 }
 
 /* 4k-cold: @nr pages of @order, flushed, cleared and touched one by one. */

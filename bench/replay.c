@@ -249,11 +249,8 @@ static inline void touch(struct replay *r, const char *unit)
 	unsigned long bytes = r->touch == TOUCH_FOLIO ? r->unit_pages * BENCH_PAGE :
 			      r->touch == TOUCH_PAGE ? BENCH_PAGE :
 			      r->touch == TOUCH_LINE ? CLEARPAGE_LINE_SIZE : 0;
-	uint64_t sum = 0;
 
-	for (unsigned long off = 0; off < bytes; off += CLEARPAGE_LINE_SIZE)
-		sum += *(const volatile uint64_t *)(unit + off);
-	r->sink += sum;
+	r->sink += bench_read_lines(unit, bytes);
 }
 
 /* The next unit of the pool, and its frame number (unit index) in the pool. */
@@ -267,11 +264,6 @@ static inline char *next_page(struct replay *r, bool cold, uint64_t *frame)
 	}
 	*frame = r->order[r->cold_cursor++ % (r->cold_pages / r->unit_pages)];
 	return r->cold_pool + *frame * unit_bytes;
-}
-
-static bool non_temporal(int s)
-{
-	return s == CLEARPAGE_STRATEGY_MOVNTI || s == CLEARPAGE_STRATEGY_CLZERO;
 }
 
 /*
@@ -303,7 +295,8 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			 * every strategy (timed samples, reference frames
 			 * beside a non-temporal one): only the choice differs.
 			 */
-			bool refs = r->reference_every && non_temporal(strategy);
+			bool refs = r->reference_every &&
+				    clearpage_strategy_non_temporal(strategy);
 			struct policy_sample sample = { .pages = r->pages };
 			struct policy_decision d;
 			uint64_t t0 = bench_now_ns();

@@ -29,12 +29,57 @@ static const char *strategy_of(const struct metrics_node *node, int k)
 	return policy_strategy_name(node->info->strategies[k].strategy);
 }
 
-/* "name{node="N",backend="B"} ", the value follows. */
-static void unit_label(FILE *out, const char *name,
-		       const struct metrics_node *node, int backend)
+static double reference_pages_of(const struct metrics_node *n, int b)
 {
-	fprintf(out, "%s{node=\"%u\",backend=\"%s\"} ", name, node->info->node,
-		cp_backend_name(backend));
+	return (double)n->info->backend[b].reference_pages;
+}
+
+static double pinned_of(const struct metrics_node *n, int b)
+{
+	return n->info->backend[b].pinned;
+}
+
+static double cold_fraction_of(const struct metrics_node *n, int b)
+{
+	return n->unit[b].cold_fraction < 0 ? NAN : n->unit[b].cold_fraction;
+}
+
+static double seconds_per_page_of(const struct metrics_node *n, int b)
+{
+	return n->unit[b].ns_per_page > 0 ? n->unit[b].ns_per_page / 1e9 : NAN;
+}
+
+static double switches_of(const struct metrics_node *n, int b)
+{
+	return (double)n->unit[b].switches;
+}
+
+static double reverts_of(const struct metrics_node *n, int b)
+{
+	return (double)n->unit[b].reverts;
+}
+
+static double pins_seen_of(const struct metrics_node *n, int b)
+{
+	return (double)n->unit[b].pins_seen;
+}
+
+/* A family with one value per node and backend. */
+static void per_backend(FILE *out, const struct metrics_node *nodes,
+			int count, const char *name, const char *type,
+			const char *help,
+			double (*value_of)(const struct metrics_node *node,
+					   int backend))
+{
+	int i, b;
+
+	family(out, name, type, help);
+	for (i = 0; i < count; i++)
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			fprintf(out, "%s{node=\"%u\",backend=\"%s\"} ", name,
+				nodes[i].info->node, cp_backend_name(b));
+			value(out, value_of(&nodes[i], b));
+		}
 }
 
 static double pages_of(const struct cp_strategy_info *s, int backend)
@@ -116,13 +161,9 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 	per_strategy(out, nodes, count, "clearpage_sampled_clear_seconds_total",
 		     "Time spent clearing the timed pages, per node, backend and strategy; divided by clearpage_sampled_clears_total: seconds per 4 KiB page.",
 		     seconds_of, false);
-	family(out, "clearpage_reference_pages_total", "counter",
-	       "Reference frames cleared with the kernel's routine beside a non-temporal strategy, per node and backend.");
-	for (i = 0; i < count; i++)
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
-			fprintf(out, "clearpage_reference_pages_total{node=\"%u\",backend=\"%s\"} %llu\n",
-				nodes[i].info->node, cp_backend_name(b),
-				(unsigned long long)nodes[i].info->backend[b].reference_pages);
+	per_backend(out, nodes, count, "clearpage_reference_pages_total", "counter",
+		    "Reference frames cleared with the kernel's routine beside a non-temporal strategy, per node and backend.",
+		    reference_pages_of);
 	family(out, "clearpage_strategy", "gauge",
 	       "1 for the strategy the node's backend runs now, 0 for the others available.");
 	for (i = 0; i < count; i++)
@@ -133,52 +174,24 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 					strategy_of(&nodes[i], k),
 					nodes[i].info->strategies[k].strategy ==
 					nodes[i].info->backend[b].strategy);
-	family(out, "clearpage_pinned", "gauge",
-	       "1 when an administrator pinned the node's backend; clearpaged leaves it alone.");
-	for (i = 0; i < count; i++)
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
-			fprintf(out, "clearpage_pinned{node=\"%u\",backend=\"%s\"} %d\n",
-				nodes[i].info->node, cp_backend_name(b),
-				nodes[i].info->backend[b].pinned);
-	family(out, "clearpage_cold_fraction", "gauge",
-	       "The policy's estimate of the share of cold pages cleared in the last interval (NaN: unknown).");
-	for (i = 0; i < count; i++)
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			const struct metrics_unit *u = &nodes[i].unit[b];
-
-			unit_label(out, "clearpage_cold_fraction", &nodes[i], b);
-			value(out, u->cold_fraction < 0 ? NAN : u->cold_fraction);
-		}
-	family(out, "clearpage_clear_seconds_per_page", "gauge",
-	       "Mean time per page of the timed clears of the last interval with the backend's strategy (NaN: none).");
-	for (i = 0; i < count; i++)
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			const struct metrics_unit *u = &nodes[i].unit[b];
-
-			unit_label(out, "clearpage_clear_seconds_per_page", &nodes[i], b);
-			value(out, u->ns_per_page > 0 ? u->ns_per_page / 1e9 : NAN);
-		}
-	family(out, "clearpaged_switches_total", "counter",
-	       "Strategy switches clearpaged made on the node's backend since it started.");
-	for (i = 0; i < count; i++)
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			unit_label(out, "clearpaged_switches_total", &nodes[i], b);
-			fprintf(out, "%llu\n", (unsigned long long)nodes[i].unit[b].switches);
-		}
-	family(out, "clearpaged_reverts_total", "counter",
-	       "Switches clearpaged reverted on the node's backend because they did worse.");
-	for (i = 0; i < count; i++)
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			unit_label(out, "clearpaged_reverts_total", &nodes[i], b);
-			fprintf(out, "%llu\n", (unsigned long long)nodes[i].unit[b].reverts);
-		}
-	family(out, "clearpaged_pins_seen_total", "counter",
-	       "Administrator pins clearpaged saw on the node's backend.");
-	for (i = 0; i < count; i++)
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			unit_label(out, "clearpaged_pins_seen_total", &nodes[i], b);
-			fprintf(out, "%llu\n", (unsigned long long)nodes[i].unit[b].pins_seen);
-		}
+	per_backend(out, nodes, count, "clearpage_pinned", "gauge",
+		    "1 when an administrator pinned the node's backend; clearpaged leaves it alone.",
+		    pinned_of);
+	per_backend(out, nodes, count, "clearpage_cold_fraction", "gauge",
+		    "The policy's estimate of the share of cold pages cleared in the last interval (NaN: unknown).",
+		    cold_fraction_of);
+	per_backend(out, nodes, count, "clearpage_clear_seconds_per_page", "gauge",
+		    "Mean time per page of the timed clears of the last interval with the backend's strategy (NaN: none).",
+		    seconds_per_page_of);
+	per_backend(out, nodes, count, "clearpaged_switches_total", "counter",
+		    "Strategy switches clearpaged made on the node's backend since it started.",
+		    switches_of);
+	per_backend(out, nodes, count, "clearpaged_reverts_total", "counter",
+		    "Switches clearpaged reverted on the node's backend because they did worse.",
+		    reverts_of);
+	per_backend(out, nodes, count, "clearpaged_pins_seen_total", "counter",
+		    "Administrator pins clearpaged saw on the node's backend.",
+		    pins_seen_of);
 }
 
 int metrics_write(const char *path, const struct metrics_daemon *daemon,
