@@ -185,6 +185,7 @@ int bench_patterns(struct bench_out *out, const struct patterns_options *o)
 {
 	struct point points[512];
 	int n = 0, i, err = 0;
+	double base_med = 0;	/* the kernel arm's, in the table below */
 	unsigned long scattered = SCATTERED_PAGES, cursor = 0;
 	uint64_t pool_bytes = o->pool_bytes;
 	char *pool = NULL, *hot = NULL, *folios = NULL, *giga = NULL;
@@ -268,26 +269,16 @@ int bench_patterns(struct bench_out *out, const struct patterns_options *o)
 	       "chunk", "touch", "median", "min", "max", "/kernel");
 	for (i = 0; i < n; i++) {
 		struct point *pt = &points[i];
-		double med, lo, hi, base_med = 0, base_lo, base_hi;
+		double med, lo, hi;
 		char chunk[32] = "-";
 		json_object *j;
 
 		if (!strcmp(pt->pattern, "1g-cold") && !have_giga)
 			continue;
-		/* The kernel arm of this pattern and touch comes first. */
-		for (int k = i; k >= 0; k--)
-			if (points[k].strategy == CLEARPAGE_STRATEGY_KERNEL &&
-			    points[k].pattern == pt->pattern &&
-			    points[k].touch == pt->touch) {
-				double copy[1024];
-
-				memcpy(copy, points[k].ns,
-				       o->runs * sizeof(double));
-				bench_summary(copy, o->runs, &base_med, &base_lo,
-					      &base_hi);
-				break;
-			}
 		bench_summary(pt->ns, o->runs, &med, &lo, &hi);
+		/* add_arms() put the kernel arm first in its pattern and touch. */
+		if (pt->strategy == CLEARPAGE_STRATEGY_KERNEL)
+			base_med = med;
 		if (pt->chunk)
 			bench_format_size(pt->chunk, chunk, sizeof(chunk));
 		printf("%-8s %-10s %6s %-10s %10.1f %10.1f %10.1f %8.3f\n",
