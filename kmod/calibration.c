@@ -59,16 +59,6 @@ struct calibration_run {
 	unsigned long failed_bytes[CLEARPAGE_STRATEGY_COUNT];
 };
 
-#ifdef CLEARPAGE_TEST_BROKEN_CLEAR
-/*
- * Test builds only (tests/vm, suite "broken"): with this set, movq's
- * self-test clear skips the pool, to prove that calibration refuses a
- * routine that leaves bytes behind.
- */
-static bool test_break_self_test;
-module_param(test_break_self_test, bool, 0644);
-#endif
-
 static int compare_u64(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -184,11 +174,9 @@ static unsigned long self_test(struct calibration_run *run, int strategy)
 	unsigned int i;
 
 	memset(run->buffer, CALIBRATION_PATTERN, bytes);
-#ifdef CLEARPAGE_TEST_BROKEN_CLEAR
-	if (READ_ONCE(test_break_self_test) &&
-	    strategy == CLEARPAGE_STRATEGY_MOVQ)
+	/* Test builds only (testing.c): a routine that fails its self-test. */
+	if (clearpage_test_break_self_test(strategy))
 		return nonzero_bytes(run->buffer, bytes);
-#endif
 	for (i = 0; i < run->nr_pages; i++)
 		clearpage_run(strategy, run->buffer + i * PAGE_SIZE);
 	wrong += nonzero_bytes(run->buffer, bytes);
@@ -239,31 +227,6 @@ static void choose_scattered(struct calibration_run *run)
 	memcpy(run->scattered, order, run->nr_scattered * sizeof(order[0]));
 }
 
-#ifdef CLEARPAGE_TEST_CALIBRATION
-/*
- * Test builds only (tests/vm, suite "decide"): emulated CPUs have no cache
- * timing, so their calibration shows hot = cold and clearpaged rightly never
- * acts. This build reports the figures measured on an AMD EPYC (Zen 3)
- * instead, so that the VM tests can watch the daemon decide and apply its
- * decisions through netlink.
- */
-static void clearpage_test_calibration(struct clearpage_calibration *result)
-{
-	static const struct clearpage_calibration epyc[] = {
-		[CLEARPAGE_STRATEGY_REP_STOSB] = { 70, 411 },
-		[CLEARPAGE_STRATEGY_REP_STOSQ] = { 75, 420 },
-		[CLEARPAGE_STRATEGY_MOVQ] = { 90, 423 },
-		[CLEARPAGE_STRATEGY_MOVNTI] = { 203, 206 },
-		[CLEARPAGE_STRATEGY_CLZERO] = { 175, 124 },
-	};
-	int strategy;
-
-	for (strategy = 1; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++)
-		if (result[strategy].hot_ns)
-			result[strategy] = epyc[strategy];
-}
-#endif
-
 static struct page *alloc_pool(int nid, unsigned int *order)
 {
 	struct page *pages;
@@ -306,10 +269,9 @@ int clearpage_calibrate(struct clearpage_node *node)
 	else
 		calibration_measure(run);
 	cpus_read_unlock();
-#ifdef CLEARPAGE_TEST_CALIBRATION
+	/* Test builds only (testing.c): a real CPU's figures. */
 	clearpage_test_calibration(run->result[CLEARPAGE_BACKEND_4K]);
 	clearpage_test_calibration(run->result[CLEARPAGE_BACKEND_HUGE]);
-#endif
 	memcpy(node->calibration, run->result, sizeof(node->calibration));
 	mutex_unlock(&node->calibration_lock);
 

@@ -23,17 +23,9 @@ void clearpage_run_range(int strategy, void *kaddr, unsigned long bytes)
 {
 	unsigned long offset;
 
-#ifdef CLEARPAGE_TEST_BROKEN_CLEAR
-	/*
-	 * Test builds only (tests/vm, suite "broken"): movq clears nothing
-	 * for the checker process, to prove the zero-page checks catch a
-	 * missed clear, on single pages and ranges alike. Other processes are
-	 * spared so the test VM keeps running.
-	 */
-	if (strategy == CLEARPAGE_STRATEGY_MOVQ &&
-	    !strcmp(current->comm, "cptest-victim"))
+	/* Test builds only (testing.c): a negative control. */
+	if (clearpage_test_skip_clear(strategy))
 		return;
-#endif
 	if (!clearpage_run_range_routine(strategy, kaddr, bytes))
 		return;
 	for (offset = 0; offset < bytes; offset += PAGE_SIZE)

@@ -134,4 +134,26 @@ void clearpage_nl_notify(struct clearpage_node *node, int backend,
 /* calibration.c */
 int clearpage_calibrate(struct clearpage_node *node);
 
+/* testing.c: compiled into test builds only (kmod/build.sh ... test). */
+#ifdef CLEARPAGE_TEST
+int clearpage_test_init(void);
+unsigned int clearpage_test_kernel_version(unsigned int version);
+bool clearpage_test_skip_clear(int strategy);
+bool clearpage_test_break_self_test(int strategy);
+void clearpage_test_calibration(struct clearpage_calibration *result);
+#else
+static inline int clearpage_test_init(void) { return 0; }
+static inline unsigned int clearpage_test_kernel_version(unsigned int version)
+{
+	return version;
+}
+static inline bool clearpage_test_skip_clear(int strategy) { return false; }
+static inline bool clearpage_test_break_self_test(int strategy)
+{
+	return false;
+}
+static inline void
+clearpage_test_calibration(struct clearpage_calibration *result) { }
+#endif
+
 #endif /* _CLEARPAGE_H */

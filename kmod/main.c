@@ -11,6 +11,7 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/version.h>
 
 #include "clearpage.h"
 
@@ -89,6 +90,41 @@ module_param_cb(huge_chunk_kb, &huge_chunk_kb_ops, NULL, 0644);
 MODULE_PARM_DESC(huge_chunk_kb,
 		 "the huge backend clears folios in ranges of this many KiB, with cond_resched() between them (4..32768, a multiple of 4; default 2048)");
 
+/*
+ * The kernel series whose internals this module was checked against: the
+ * register layout of the probed allocator, the contract of the livepatched
+ * function and the init_on_alloc skip. DKMS builds the module for any
+ * kernel; on another series it loads only when the administrator says so.
+ */
+static const unsigned int clearpage_tested_series[] = {
+	KERNEL_VERSION(6, 1, 0),
+	KERNEL_VERSION(6, 12, 0),
+};
+
+static bool allow_untested_kernel;
+module_param(allow_untested_kernel, bool, 0444);
+MODULE_PARM_DESC(allow_untested_kernel,
+		 "load on a kernel series other than 6.1 and 6.12, which this module was not tested on (default 0)");
+
+static int clearpage_check_kernel(void)
+{
+	unsigned int version = clearpage_test_kernel_version(LINUX_VERSION_CODE);
+	unsigned int series = version & ~0xffU;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(clearpage_tested_series); i++)
+		if (series == clearpage_tested_series[i])
+			return 0;
+	if (allow_untested_kernel) {
+		pr_warn("kernel %u.%u is not a tested series (6.1, 6.12); loading because allow_untested_kernel=1\n",
+			version >> 16, (version >> 8) & 0xff);
+		return 0;
+	}
+	pr_err("kernel %u.%u is not a tested series (6.1, 6.12): the probed and livepatched functions may differ there; to load anyway: modprobe clearpage allow_untested_kernel=1\n",
+	       version >> 16, (version >> 8) & 0xff);
+	return -EOPNOTSUPP;
+}
+
 /* Strategies whose routine failed a calibration self-test. */
 static unsigned long clearpage_refused;
 
@@ -142,6 +178,12 @@ static int __init clearpage_init(void)
 {
 	int strategy, err;
 
+	err = clearpage_test_init();
+	if (err)
+		return err;
+	err = clearpage_check_kernel();
+	if (err)
+		return err;
 	clearpage_cpu_detect(&clearpage_cpu);
 	strategy = clearpage_strategy_parse(default_strategy,
 					    strlen(default_strategy));

@@ -76,7 +76,7 @@ for kernel in $kernels; do
 	# process, and the calibration of a real CPU for the daemon to act on.
 	test_dir=$build/kmod-test-$kernel
 	if ! "$top/kmod/build.sh" "$top" "$test_dir" "/lib/modules/$kernel/build" \
-		"-DCLEARPAGE_TEST_BROKEN_CLEAR -DCLEARPAGE_TEST_CALIBRATION"; then
+		test; then
 		echo "FAILED: building the test module for $kernel"
 		failed=$((failed + 1))
 		continue

@@ -83,14 +83,14 @@ clearpagectl unpin 0
 
 # Decisions need a calibration with a hot/cold difference, which an
 # emulated CPU cannot measure (hot = cold, and the daemon rightly holds).
-# From here the system runs the test build of the module (kmod/ with
-# -DCLEARPAGE_TEST_CALIBRATION: an AMD EPYC's calibration, against which the
+# From here the system runs the test build of the module (kmod/testing.c,
+# test_calibration: an AMD EPYC's calibration, against which the
 # emulated clears measure cold), as the VM suite "decide" does, so that the
 # daemon decides on every run rather than when TCG's noise allows.
 attached=$(journalctl -u clearpaged --no-pager | grep -c 'attached to the clearpage module')
 clearpagectl unload
 check "the test build loads in place of the packaged module" \
-	insmod /usr/local/lib/clearpage-e2e/clearpage-test.ko
+	insmod /usr/local/lib/clearpage-e2e/clearpage-test.ko testing=1
 check "the daemon attaches to it without a restart" \
 	until_ok sh -c "test \$(journalctl -u clearpaged --no-pager | grep -c 'attached to the clearpage module') -gt $attached"
 check "it reports the EPYC calibration" grep -q '^rep_stosb 70 411' $CP/node0/calibration_huge
@@ -151,7 +151,7 @@ clearpagectl unload
 check "module removed: the unit stays active" sh -c "sleep 2; test \$(systemctl is-active clearpaged) = active"
 check "and says it waits" until_ok sh -c "systemctl show -P StatusText clearpaged | grep -q 'waiting for the clearpage module'"
 attached=$(journalctl -u clearpaged --no-pager | grep -c 'attached to the clearpage module')
-insmod /usr/local/lib/clearpage-e2e/clearpage-test.ko
+insmod /usr/local/lib/clearpage-e2e/clearpage-test.ko testing=1
 check "loaded again: the daemon resumes without a restart" \
 	until_ok sh -c "test \$(journalctl -u clearpaged --no-pager | grep -c 'attached to the clearpage module') -gt $attached"
 

@@ -11,8 +11,8 @@
 #   tests/e2e/run-e2e.sh --debs DIR --kernel VERSION --module-test KO
 #                        [--cache DIR] [--log FILE]
 #
-# --module-test: the test build of the module (kmod/ built with
-# -DCLEARPAGE_TEST_CALIBRATION) for VERSION. An emulated CPU measures no
+# --module-test: the test build of the module (kmod/build.sh ... test) for
+# VERSION. An emulated CPU measures no
 # hot/cold difference, so the guest loads it in place of the packaged module
 # for the checks where the daemon must decide.
 #

@@ -12,9 +12,8 @@
 # --node-mb sizes each of the two NUMA nodes (default 512; 1536 leaves room
 # for a 1 GiB huge page on each).
 #
-# --module-test adds a test build of the module (kmod/ built with
-# -DCLEARPAGE_TEST_BROKEN_CLEAR -DCLEARPAGE_TEST_CALIBRATION) as
-# /modules/clearpage-test.ko.
+# --module-test adds the test build of the module (kmod/build.sh ... test,
+# which loads only with testing=1) as /modules/clearpage-test.ko.
 #
 # --bin copies a dynamically linked program into /bin of the initramfs with
 # the shared libraries it needs.

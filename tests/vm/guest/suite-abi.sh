@@ -171,6 +171,8 @@ check "clearpagectl unload when not loaded is harmless" clearpagectl unload
 
 # Module parameters.
 check "default_strategy=movq loads" load_module clearpage default_strategy=movq
+check "the shipping build has no test hooks (no testing or test_* parameters)" \
+	sh -c "ls /sys/module/clearpage/parameters >/dev/null && ! ls /sys/module/clearpage/parameters | grep -q '^test'"
 check "default_strategy applies to every node, unpinned" \
 	test "$(current_strategy 0) $(current_strategy 1) $(cat $CP/node0/pinned)" = "movq movq 0"
 check "default_strategy=movq arms the 4k probe at load" probe_armed

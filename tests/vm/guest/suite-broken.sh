@@ -2,7 +2,22 @@
 # nothing for cptest-victim, in its single-page and its range form. The
 # zero-page checks must catch it, or they prove nothing. Then the
 # calibration self-test must refuse a routine that leaves bytes behind.
-if ! load_module clearpage-test; then
+# The test build never loads by accident: only with testing=1.
+check "the test build refuses to load without testing=1" \
+	sh -c "! insmod /modules/clearpage-test.ko"
+check "and says why" sh -c "dmesg | grep -q 'this is a test build of clearpage.ko.*testing=1'"
+# Kernel series nobody tested: refused unless the administrator says so.
+check "a kernel series other than 6.1 and 6.12 is refused" \
+	sh -c "! insmod /modules/clearpage-test.ko testing=1 test_kernel_version=6.6"
+check "the refusal says how to load anyway" \
+	sh -c "dmesg | grep -q 'kernel 6.6 is not a tested series.*allow_untested_kernel=1'"
+check "nothing left after the refusal" test ! -e $CP -a ! -e /sys/kernel/livepatch/clearpage
+check "allow_untested_kernel=1 loads it" \
+	load_module clearpage-test "testing=1 test_kernel_version=6.6 allow_untested_kernel=1"
+check "with a warning in the kernel log" \
+	sh -c "dmesg | grep -q 'loading because allow_untested_kernel=1'"
+check "clearpagectl unload" clearpagectl unload
+if ! load_module clearpage-test testing=1; then
 	fail "insmod clearpage-test.ko"
 	return 0
 fi

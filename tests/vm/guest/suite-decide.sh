@@ -34,7 +34,7 @@ state() {
 # decisions NODE: how many switches and reverts the log has for the node.
 decisions() { grep -c "node $1 [a-z0-9]*: \(switched\|reverted\)" $DLOG; }
 
-if ! load_module clearpage-test sample_shift=0; then
+if ! load_module clearpage-test "testing=1 sample_shift=0"; then
 	fail "insmod clearpage-test.ko"
 	return 0
 fi

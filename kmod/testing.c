@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hooks of the test build only (kmod/build.sh ... test). The shipping module
+ * does not compile this file; clearpage.h turns every hook into a no-op
+ * there.
+ *
+ * A test build refuses to load unless it is given testing=1, so it can never
+ * be mistaken for the real module. Its hooks, for the VM suites:
+ *  - "broken": movq clears nothing for processes named cptest-victim, to
+ *    prove that the zero-page checks catch a missed clear (other processes
+ *    are spared so the VM keeps running); with test_break_self_test=1
+ *    movq's calibration self-test skips the pool, to prove that calibration
+ *    refuses such a routine;
+ *  - "decide": emulated CPUs have no cache timing, so their calibration
+ *    shows hot = cold and clearpaged rightly never acts; with
+ *    test_calibration=1 the calibration reports figures measured on an AMD
+ *    EPYC (Zen 3) instead, so the daemon's decisions can be watched;
+ *  - "abi": test_kernel_version pretends to be built for another kernel
+ *    series, to check that the module refuses untested kernels.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/version.h>
+
+#include "clearpage.h"
+
+static bool testing;
+module_param(testing, bool, 0444);
+MODULE_PARM_DESC(testing, "acknowledge that this is a test build (required)");
+
+static bool test_broken_clear = true;
+module_param(test_broken_clear, bool, 0644);
+MODULE_PARM_DESC(test_broken_clear,
+		 "movq clears nothing for processes named cptest-victim (default 1)");
+
+static bool test_break_self_test;
+module_param(test_break_self_test, bool, 0644);
+MODULE_PARM_DESC(test_break_self_test,
+		 "movq's calibration self-test leaves its pool untouched");
+
+static bool test_calibration = true;
+module_param(test_calibration, bool, 0644);
+MODULE_PARM_DESC(test_calibration,
+		 "report a real CPU's calibration instead of the measured one (default 1)");
+
+static char *test_kernel_version = "";
+module_param(test_kernel_version, charp, 0444);
+MODULE_PARM_DESC(test_kernel_version,
+		 "pretend to be built for this kernel version (MAJOR.MINOR)");
+
+int clearpage_test_init(void)
+{
+	if (!testing) {
+		pr_err("this is a test build of clearpage.ko, with hooks that skip clears on purpose; it loads only with testing=1 (install the module built without \"test\" instead)\n");
+		return -EPERM;
+	}
+	pr_warn("test build loaded: not for production use\n");
+	return 0;
+}
+
+unsigned int clearpage_test_kernel_version(unsigned int version)
+{
+	unsigned int major, minor;
+
+	if (sscanf(test_kernel_version, "%u.%u", &major, &minor) == 2)
+		return KERNEL_VERSION(major, minor, 0);
+	return version;
+}
+
+bool clearpage_test_skip_clear(int strategy)
+{
+	return READ_ONCE(test_broken_clear) &&
+	       strategy == CLEARPAGE_STRATEGY_MOVQ &&
+	       !strcmp(current->comm, "cptest-victim");
+}
+
+bool clearpage_test_break_self_test(int strategy)
+{
+	return READ_ONCE(test_break_self_test) &&
+	       strategy == CLEARPAGE_STRATEGY_MOVQ;
+}
+
+void clearpage_test_calibration(struct clearpage_calibration *result)
+{
+	static const struct clearpage_calibration epyc[] = {
+		[CLEARPAGE_STRATEGY_REP_STOSB] = { 70, 411 },
+		[CLEARPAGE_STRATEGY_REP_STOSQ] = { 75, 420 },
+		[CLEARPAGE_STRATEGY_MOVQ] = { 90, 423 },
+		[CLEARPAGE_STRATEGY_MOVNTI] = { 203, 206 },
+		[CLEARPAGE_STRATEGY_CLZERO] = { 175, 124 },
+	};
+	int strategy;
+
+	if (!READ_ONCE(test_calibration))
+		return;
+	for (strategy = 1; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++)
+		if (result[strategy].hot_ns)
+			result[strategy] = epyc[strategy];
+}
