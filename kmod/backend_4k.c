@@ -135,6 +135,12 @@ void clearpage_4k_update(void)
 		probe_4k_disarm();
 }
 
+bool clearpage_4k_armed(void)
+{
+	lockdep_assert_held(&clearpage_lock);
+	return probe_4k_registered;
+}
+
 void clearpage_4k_exit(void)
 {
 	mutex_lock(&clearpage_lock);
@@ -154,8 +160,7 @@ int clearpage_4k_describe(char *buf, int at)
 		return sysfs_emit_at(buf, at,
 				     "4k inactive: no strategy other than kernel selected\n");
 	if (!clearpage_huge_settled())
-		return sysfs_emit_at(buf, at,
-				     "4k inactive: the livepatch is in transition or disabled\n");
+		return clearpage_huge_describe_wait(buf, at);
 	return sysfs_emit_at(buf, at,
 			     "4k inactive: kretprobe on %s failed (error %d)\n",
 			     CLEARPAGE_ALLOC_SYMBOL, probe_4k_error);

@@ -24,9 +24,13 @@
 
 #include <linux/hugetlb.h>
 #include <linux/livepatch.h>
+#include <linux/list.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/workqueue.h>
 
 #include "clearpage.h"
 #include "compat.h"
@@ -221,22 +225,151 @@ static struct klp_patch clearpage_huge_patch = {
 };
 
 /*
+ * Other livepatches. Their transitions walk every task's stack just as ours
+ * do, so the 4k backend's kretprobe is disarmed from the moment a livepatch
+ * module starts loading (before its init can start a transition) until no
+ * transition runs any more. And a livepatch in replace mode (kpatch, a
+ * vendor's cumulative patch) replaces ours without calling our pre_unpatch
+ * callback: then huge folios are back on the kernel's clear, and `backends`
+ * says so, until clearpage is reloaded.
+ *
+ * Whether a transition runs is read from the patch state of the worker that
+ * polls: the livepatch core sets it in every task when a transition starts
+ * and resets it only when the transition, the unpatching of the patches it
+ * replaced included, is complete.
+ */
+struct foreign_livepatch {
+	struct list_head list;
+	struct module *mod;
+};
+
+/* Livepatch modules between COMING and LIVE or GOING; under clearpage_lock. */
+static LIST_HEAD(foreign_loading);
+/* A livepatch of another module is loading or in transition. */
+static bool foreign_busy;
+/* The last one seen, for the log and `backends`. */
+static char foreign_name[MODULE_NAME_LEN];
+
+static void foreign_poll(struct work_struct *work);
+static DECLARE_DELAYED_WORK(foreign_work, foreign_poll);
+
+static bool livepatch_transition_running(void)
+{
+	return READ_ONCE(current->patch_state) != KLP_TRANSITION_IDLE;
+}
+
+/* Our patch is gone though we never unpatched it: another one replaced it. */
+static bool huge_replaced(void)
+{
+	return huge_patched && !READ_ONCE(clearpage_huge_patch.enabled);
+}
+
+static void foreign_poll(struct work_struct *work)
+{
+	bool replaced;
+
+	mutex_lock(&clearpage_lock);
+	if (!list_empty(&foreign_loading) || livepatch_transition_running()) {
+		mutex_unlock(&clearpage_lock);
+		schedule_delayed_work(&foreign_work, HZ / 10);
+		return;
+	}
+	foreign_busy = false;
+	replaced = huge_replaced();
+	clearpage_4k_update();
+	mutex_unlock(&clearpage_lock);
+	if (replaced)
+		pr_warn("livepatch %s replaced clearpage's (replace mode): huge pages keep the kernel's clear until clearpage is reloaded (clearpagectl unload; modprobe clearpage)\n",
+			foreign_name);
+}
+
+static int foreign_module_event(struct notifier_block *nb,
+				unsigned long state, void *data)
+{
+	struct module *mod = data;
+	struct foreign_livepatch *entry, *tmp;
+
+	if (mod == THIS_MODULE || !is_livepatch_module(mod))
+		return NOTIFY_DONE;
+	mutex_lock(&clearpage_lock);
+	if (state == MODULE_STATE_COMING) {
+		/* Without memory, stay disarmed until the next livepatch. */
+		entry = kmalloc(sizeof(*entry), GFP_KERNEL);
+		if (entry) {
+			entry->mod = mod;
+			list_add(&entry->list, &foreign_loading);
+		}
+		foreign_busy = true;
+		strscpy(foreign_name, mod->name, sizeof(foreign_name));
+		if (clearpage_4k_armed())
+			pr_info("livepatch %s is loading: the 4k backend is disarmed until its transition is complete\n",
+				mod->name);
+		clearpage_4k_update();
+	} else if (state == MODULE_STATE_LIVE || state == MODULE_STATE_GOING) {
+		list_for_each_entry_safe(entry, tmp, &foreign_loading, list) {
+			if (entry->mod == mod) {
+				list_del(&entry->list);
+				kfree(entry);
+			}
+		}
+		if (foreign_busy)
+			schedule_delayed_work(&foreign_work, 0);
+	}
+	mutex_unlock(&clearpage_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block foreign_module_notifier = {
+	.notifier_call = foreign_module_event,
+};
+
+/*
  * A failure to patch leaves the 4k backend and the knob working; `backends`
  * reports why the huge backend is off.
  */
 void clearpage_huge_init(void)
 {
+	int err = register_module_notifier(&foreign_module_notifier);
+
+	if (err)
+		pr_warn("cannot watch for other livepatches (%d)\n", err);
 	huge_enable_error = klp_enable_patch(&clearpage_huge_patch);
 	if (huge_enable_error)
 		pr_warn("livepatch of %s failed (%d): huge pages keep the kernel's clear\n",
 			CLEARPAGE_HUGE_SYMBOL, huge_enable_error);
 }
 
-/* Whether other probes may be armed: no livepatch transition of ours runs. */
+void clearpage_huge_exit(void)
+{
+	struct foreign_livepatch *entry, *tmp;
+
+	unregister_module_notifier(&foreign_module_notifier);
+	cancel_delayed_work_sync(&foreign_work);
+	list_for_each_entry_safe(entry, tmp, &foreign_loading, list) {
+		list_del(&entry->list);
+		kfree(entry);
+	}
+}
+
+/*
+ * Whether other probes may be armed: no livepatch transition runs, ours or
+ * another module's.
+ */
 bool clearpage_huge_settled(void)
 {
 	lockdep_assert_held(&clearpage_lock);
-	return huge_enable_error || huge_patched;
+	return (huge_enable_error || huge_patched) && !foreign_busy;
+}
+
+/* Why the 4k backend waits, when clearpage_huge_settled() is false. */
+int clearpage_huge_describe_wait(char *buf, int at)
+{
+	if (foreign_busy)
+		return sysfs_emit_at(buf, at,
+				     "4k inactive: livepatch %s is loading or in transition\n",
+				     foreign_name);
+	return sysfs_emit_at(buf, at,
+			     "4k inactive: the livepatch is in transition or disabled\n");
 }
 
 int clearpage_huge_describe(char *buf, int at)
@@ -245,6 +378,10 @@ int clearpage_huge_describe(char *buf, int at)
 		return sysfs_emit_at(buf, at,
 				     "huge inactive: livepatch of %s failed (error %d)\n",
 				     CLEARPAGE_HUGE_SYMBOL, huge_enable_error);
+	if (huge_replaced())
+		return sysfs_emit_at(buf, at,
+				     "huge inactive: livepatch replaced by %s (replace mode); reload clearpage to restore\n",
+				     foreign_name);
 	if (!clearpage_huge_patch.enabled)
 		return sysfs_emit_at(buf, at,
 				     "huge inactive: livepatch disabled (remove with clearpagectl unload)\n");

@@ -117,11 +117,14 @@ void clearpage_huge_init(void);
 void clearpage_huge_clear_unaccounted(int strategy, void *kaddr,
 				      unsigned int nr_pages,
 				      unsigned int fault);
+void clearpage_huge_exit(void);
 bool clearpage_huge_settled(void);
 int clearpage_huge_describe(char *buf, int at);
+int clearpage_huge_describe_wait(char *buf, int at);
 
 /* backend_4k.c */
 void clearpage_4k_update(void);
+bool clearpage_4k_armed(void);
 void clearpage_4k_exit(void);
 int clearpage_4k_describe(char *buf, int at);
 

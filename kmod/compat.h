@@ -27,4 +27,10 @@
 #define CLEARPAGE_HAVE_FOLIO_ZERO_USER 0
 #endif
 
+/* 6.9 renamed the task patch state "no transition running". */
+#include <linux/livepatch.h>
+#ifndef KLP_TRANSITION_IDLE
+#define KLP_TRANSITION_IDLE KLP_UNDEFINED
+#endif
+
 #endif /* _CLEARPAGE_COMPAT_H */

@@ -225,6 +225,7 @@ static void __exit clearpage_exit(void)
 	 */
 	clearpage_nl_unregister();
 	clearpage_sysfs_remove();
+	clearpage_huge_exit();
 	clearpage_4k_exit();
 	clearpage_nodes_destroy();
 }

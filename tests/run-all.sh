@@ -72,6 +72,16 @@ for kernel in $kernels; do
 	vm "$kernel" ranges "$module" "init_on_alloc=0 hugepagesz=2M hugepages=32" \
 		--node-mb 3072
 	vm "$kernel" initonalloc "$module" "hugepages=32"
+	# A livepatch in replace mode loaded over clearpage's.
+	klp_dir=$build/klp-replace-$kernel
+	mkdir -p "$klp_dir" && cp "$top"/tests/vm/klp-replace/* "$klp_dir/"
+	if make -s -C "/lib/modules/$kernel/build" M="$klp_dir" modules; then
+		vm "$kernel" replace "$module" "init_on_alloc=0 hugepages=32" \
+			--ko "$klp_dir/klp_replace.ko"
+	else
+		echo "FAILED: building the replace-mode test livepatch for $kernel"
+		failed=$((failed + 1))
+	fi
 	# The test build: a negative control that skips clears for one
 	# process, and the calibration of a real CPU for the daemon to act on.
 	test_dir=$build/kmod-test-$kernel

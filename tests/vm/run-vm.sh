@@ -6,7 +6,8 @@
 # suite, and judge the serial log.
 #
 #   tests/vm/run-vm.sh --kernel VERSION --suite NAME --module KO --cptest BIN
-#                      [--module-test KO] [--bin PROGRAM]... [--append "ARGS"]
+#                      [--module-test KO] [--ko KO]... [--bin PROGRAM]...
+#                      [--append "ARGS"]
 #                      [--log FILE] [--timeout SECONDS] [--node-mb MIB]
 #
 # --node-mb sizes each of the two NUMA nodes (default 512; 1536 leaves room
@@ -14,6 +15,9 @@
 #
 # --module-test adds the test build of the module (kmod/build.sh ... test,
 # which loads only with testing=1) as /modules/clearpage-test.ko.
+#
+# --ko copies another module into /modules (the suite "replace" loads a
+# livepatch of its own).
 #
 # --bin copies a dynamically linked program into /bin of the initramfs with
 # the shared libraries it needs.
@@ -28,6 +32,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 kernel="" suite="" module="" module_test="" cptest="" append="" log=""
 bins=()
+kos=()
 timeout=1200
 node_mb=512
 
@@ -39,6 +44,7 @@ while [ $# -gt 0 ]; do
 	--module-test) module_test=$2; shift 2 ;;
 	--cptest) cptest=$2; shift 2 ;;
 	--bin) bins+=("$2"); shift 2 ;;
+	--ko) kos+=("$2"); shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
@@ -70,6 +76,9 @@ cp "$module" "$root/modules/clearpage.ko"
 mkdir -p "$root/usr/share/clearpaged"
 cp "$top/conf/cpu-allowlist.conf" "$root/usr/share/clearpaged/"
 [ -z "$module_test" ] || cp "$module_test" "$root/modules/clearpage-test.ko"
+for ko in "${kos[@]}"; do
+	cp "$ko" "$root/modules/"
+done
 for bin in "${bins[@]}"; do
 	cp "$bin" "$root/bin/"
 	# The libraries and the dynamic loader, at the paths ldd names.
