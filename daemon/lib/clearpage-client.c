@@ -339,8 +339,12 @@ int cp_parse_event(struct nlmsghdr *nlh, struct cp_event *event)
 {
 	struct nlattr *tb[CLEARPAGE_A_MAX + 1];
 
-	if (genlmsg_parse(nlh, 0, tb, CLEARPAGE_A_MAX, node_policy) < 0 ||
-	    !tb[CLEARPAGE_A_NODE] || !tb[CLEARPAGE_A_STRATEGY] ||
+	/* The generic netlink header is read only once its length is known. */
+	if (genlmsg_parse(nlh, 0, tb, CLEARPAGE_A_MAX, node_policy) < 0)
+		return -EINVAL;
+	if (genlmsg_hdr(nlh)->cmd != CLEARPAGE_CMD_EVENT)
+		return -ENOMSG;
+	if (!tb[CLEARPAGE_A_NODE] || !tb[CLEARPAGE_A_STRATEGY] ||
 	    !tb[CLEARPAGE_A_OLD_STRATEGY] || !tb[CLEARPAGE_A_PINNED] ||
 	    !tb[CLEARPAGE_A_SOURCE] || !tb[CLEARPAGE_A_BACKEND])
 		return -EINVAL;
@@ -356,6 +360,11 @@ int cp_parse_event(struct nlmsghdr *nlh, struct cp_event *event)
 		return -EINVAL;
 	return 0;
 }
+
+/* NLA_STRING: libnl refuses a string that does not end in a NUL. */
+static struct nla_policy extack_policy[NLMSGERR_ATTR_MAX + 1] = {
+	[NLMSGERR_ATTR_MSG] = { .type = NLA_STRING },
+};
 
 const char *cp_parse_extack(const struct nlmsghdr *nlh)
 {
@@ -383,7 +392,7 @@ const char *cp_parse_extack(const struct nlmsghdr *nlh)
 		return NULL;
 	if (nla_parse(tb, NLMSGERR_ATTR_MAX,
 		      (struct nlattr *)((char *)NLMSG_DATA(nlh) + offset), len,
-		      NULL) < 0 || !tb[NLMSGERR_ATTR_MSG])
+		      extack_policy) < 0 || !tb[NLMSGERR_ATTR_MSG])
 		return NULL;
 	return nla_get_string(tb[NLMSGERR_ATTR_MSG]);
 }
@@ -589,8 +598,7 @@ static int on_event(struct nl_msg *msg, void *arg)
 	struct cp_events *events = arg;
 	struct cp_event event;
 
-	if (genlmsg_hdr(nlmsg_hdr(msg))->cmd == CLEARPAGE_CMD_EVENT &&
-	    cp_parse_event(nlmsg_hdr(msg), &event) == 0)
+	if (cp_parse_event(nlmsg_hdr(msg), &event) == 0)
 		events->fn(&event, events->arg);
 	return NL_OK;
 }

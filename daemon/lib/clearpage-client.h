@@ -106,6 +106,7 @@ struct nl_msg *cp_msg_set_pinned(int family, uint32_t node, int backend,
 				 bool pinned);
 struct nl_msg *cp_msg_node(int family, uint8_t cmd, uint32_t node);
 int cp_parse_node(struct nlmsghdr *nlh, struct cp_node_info *info);
+/* -ENOMSG: a message of another command; -EINVAL: malformed. */
 int cp_parse_event(struct nlmsghdr *nlh, struct cp_event *event);
 /* The NLMSGERR_ATTR_MSG of an NLMSG_ERROR, or NULL. */
 const char *cp_parse_extack(const struct nlmsghdr *nlh);

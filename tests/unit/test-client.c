@@ -225,6 +225,23 @@ static void test_event_parse(void)
 	CHECK(cp_parse_event(nlmsg_hdr(msg), &event) == -EINVAL,
 	      "an event without strategies is refused");
 	nlmsg_free(msg);
+
+	/* A reply of another command on the event socket is no event. */
+	msg = nlmsg_alloc();
+	genlmsg_put(msg, 0, 0, FAMILY, 0, 0, CLEARPAGE_CMD_GET_NODE, 1);
+	nla_put_u32(msg, CLEARPAGE_A_NODE, 1);
+	nla_put_u8(msg, CLEARPAGE_A_BACKEND, CLEARPAGE_BACKEND_HUGE);
+	nla_put_u8(msg, CLEARPAGE_A_OLD_STRATEGY, CLEARPAGE_STRATEGY_KERNEL);
+	nla_put_u8(msg, CLEARPAGE_A_STRATEGY, CLEARPAGE_STRATEGY_MOVNTI);
+	nla_put_u8(msg, CLEARPAGE_A_PINNED, 0);
+	nla_put_u8(msg, CLEARPAGE_A_SOURCE, CLEARPAGE_SOURCE_DAEMON);
+	CHECK(cp_parse_event(nlmsg_hdr(msg), &event) == -ENOMSG,
+	      "a message of another command is not taken for an event");
+	/* Shorter than its generic netlink header: not read past its end. */
+	nlmsg_hdr(msg)->nlmsg_len = NLMSG_HDRLEN + 2;
+	CHECK(cp_parse_event(nlmsg_hdr(msg), &event) == -EINVAL,
+	      "an event shorter than its genetlink header is refused");
+	nlmsg_free(msg);
 }
 
 /* An NLMSG_ERROR as the kernel sends it, with the request echoed or not. */
@@ -274,6 +291,16 @@ static void test_extack(void)
 	      "an error shorter than its header is refused");
 	nlh->nlmsg_len = len + payload;
 	err->msg.nlmsg_len = NLMSG_HDRLEN + payload;
+
+	/* A message attribute without its terminating NUL. */
+	nlh->nlmsg_flags = NLM_F_CAPPED | NLM_F_ACK_TLVS;
+	attr->nla_type = NLMSGERR_ATTR_MSG;
+	attr->nla_len = NLA_HDRLEN + 4;
+	memset((char *)attr + NLA_HDRLEN, 'x', 4);
+	nlh->nlmsg_len = NLMSG_HDRLEN + sizeof(*err) + NLA_HDRLEN + 4;
+	CHECK(cp_parse_extack(nlh) == NULL,
+	      "a message without its NUL is refused, not read past its end");
+	nlh->nlmsg_len = len;
 
 	nlh->nlmsg_flags = 0;
 	CHECK(cp_parse_extack(nlh) == NULL, "no TLV flag, no message");
