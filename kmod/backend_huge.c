@@ -51,23 +51,30 @@ static bool allocator_zeroes_pages(void)
 struct walk {
 	struct clearpage_node *node;
 	struct page *page;
+	/* A reference folio: every subpage timed, as the live baseline. */
+	bool reference;
 };
 
 /* One subpage of the kernel's walk. */
 static void clear_subpage(void *arg, unsigned long index)
 {
 	struct walk *walk = arg;
+	struct page *page = nth_page(walk->page, index);
 
 	cond_resched();
-	clearpage_clear_page(walk->node, CLEARPAGE_STRATEGY_KERNEL,
-			     nth_page(walk->page, index),
-			     CLEARPAGE_BACKEND_HUGE);
+	if (walk->reference)
+		clearpage_clear_reference_page(walk->node, page,
+					       CLEARPAGE_BACKEND_HUGE);
+	else
+		clearpage_clear_page(walk->node, CLEARPAGE_STRATEGY_KERNEL,
+				     page, CLEARPAGE_BACKEND_HUGE);
 }
 
 static void clear_huge_walk(struct clearpage_node *node, struct page *page,
-			    unsigned int fault, unsigned int nr_pages)
+			    unsigned int fault, unsigned int nr_pages,
+			    bool reference)
 {
-	struct walk walk = { node, page };
+	struct walk walk = { node, page, reference };
 
 	clearpage_kernel_walk(fault, nr_pages, MAX_ORDER_NR_PAGES,
 			      clear_subpage, &walk);
@@ -77,8 +84,6 @@ struct ranges {
 	struct clearpage_node *node;
 	int strategy;
 	struct page *page;
-	/* A reference folio: every range with the kernel's instruction. */
-	bool reference;
 };
 
 /* One range of the folio, accounted, after a chance to reschedule. */
@@ -88,23 +93,16 @@ static void clear_range(void *arg, int routine, unsigned long first,
 	struct ranges *r = arg;
 
 	cond_resched();
-	clearpage_clear_range(r->node, r->strategy,
-			      r->reference ? clearpage_kernel_routine(&clearpage_cpu) :
-					     routine,
-			      nth_page(r->page, first), n, r->reference);
+	clearpage_clear_range(r->node, r->strategy, routine,
+			      nth_page(r->page, first), n);
 }
 
-/*
- * As ranges of at most huge_chunk_kb. A reference folio is cleared the same
- * way with the kernel's instruction (rep stosb with ERMS, else rep stosq)
- * and timed: the cost the hot strategy would have on this node's folios, as
- * calibration_huge knows it.
- */
+/* As ranges of at most huge_chunk_kb. */
 static void clear_huge_ranges(struct clearpage_node *node, int strategy,
 			      struct page *page, unsigned int fault,
-			      unsigned int nr_pages, bool reference)
+			      unsigned int nr_pages)
 {
-	struct ranges r = { node, strategy, page, reference };
+	struct ranges r = { node, strategy, page };
 
 	clearpage_folio_ranges(strategy, fault, nr_pages,
 			       READ_ONCE(clearpage_huge_chunk_pages),
@@ -117,14 +115,24 @@ static void clear_range_unaccounted(void *kaddr, int routine,
 	clearpage_run_range(routine, kaddr + first * PAGE_SIZE, n * PAGE_SIZE);
 }
 
+static void clear_subpage_unaccounted(void *kaddr, unsigned long index)
+{
+	clearpage_run(CLEARPAGE_STRATEGY_KERNEL, kaddr + index * PAGE_SIZE);
+}
+
 /*
  * The same clear of @nr_pages at @kaddr (direct map), unaccounted, without
- * cond_resched(): the calibration times it.
+ * cond_resched(): the calibration times it. kernel: the kernel's walk.
  */
 void clearpage_huge_clear_unaccounted(int strategy, void *kaddr,
 				      unsigned int nr_pages,
 				      unsigned int fault)
 {
+	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
+		clearpage_kernel_walk(fault, nr_pages, MAX_ORDER_NR_PAGES,
+				      clear_subpage_unaccounted, kaddr);
+		return;
+	}
 	clearpage_folio_ranges(strategy, fault, nr_pages,
 			       READ_ONCE(clearpage_huge_chunk_pages),
 			       clear_range_unaccounted, kaddr);
@@ -149,13 +157,15 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 
 	might_sleep();
 	if (!node || strategy == CLEARPAGE_STRATEGY_KERNEL) {
-		clear_huge_walk(node, page, fault, nr_pages);
+		clear_huge_walk(node, page, fault, nr_pages, false);
 		return;
 	}
-	clear_huge_ranges(node, strategy, page, fault, nr_pages,
-			  clearpage_reference_folio(strategy,
-						    page_to_pfn(page),
-						    nr_pages));
+	/* The live baseline: one folio in 2^reference_shift, as the kernel. */
+	if (clearpage_reference_folio(strategy, page_to_pfn(page), nr_pages)) {
+		clear_huge_walk(node, page, fault, nr_pages, true);
+		return;
+	}
+	clear_huge_ranges(node, strategy, page, fault, nr_pages);
 }
 
 #if CLEARPAGE_HAVE_FOLIO_ZERO_USER

@@ -193,6 +193,9 @@ static long calibration_measure(void *arg)
 	unsigned long wrong;
 	int strategy;
 
+	/* kernel: the kernel's own clear_page() and huge folio walk. */
+	measure_4k(run, CLEARPAGE_STRATEGY_KERNEL);
+	measure_huge(run, CLEARPAGE_STRATEGY_KERNEL);
 	for (strategy = 1; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
 		if (!clearpage_strategy_usable(strategy))
 			continue;

@@ -62,23 +62,27 @@ static unsigned int clearpage_latency_bucket(u64 ns)
 }
 
 /*
- * Reference frames. A non-temporal strategy costs the same on hot and cold
- * pages, so its own timing cannot tell the policy when pages turn hot again.
- * While a node runs one, the frames whose pfn is a multiple of
- * 2^reference_shift are cleared with the kernel's routine instead, and every
- * such clear is timed: their cost is that of the hot strategy on this
- * node's pages. Fixed frames, not a sample of clears: a recycled page
- * evicted by an earlier non-temporal clear would otherwise look cold to the
- * reference clear whatever the workload does. Huge folios are reference
- * folios as a whole (one folio in 2^reference_shift of its size, by
- * physical position), so that ranges are never cut into pieces.
+ * The live baseline: reference frames. While a node's backend runs any
+ * strategy but kernel, the frames whose pfn is a multiple of
+ * 2^reference_shift are cleared with the kernel's own routine instead, and
+ * every such clear is timed. Their cost is what the kernel would have spent
+ * on this node's pages, measured beside the strategy's own samples on the
+ * same workload: clearpaged compares the two to account the time saved and
+ * to return a backend to kernel when its strategy is slower. (A non-temporal
+ * strategy costs the same on hot and cold pages, so the reference cost is
+ * also how the policy sees pages turn hot again.) Fixed frames, not a sample
+ * of clears: a recycled page evicted by an earlier non-temporal clear would
+ * otherwise look cold to the reference clear whatever the workload does.
+ * Huge folios are reference folios as a whole (one folio in
+ * 2^reference_shift of its size, by physical position), cleared with the
+ * kernel's own walk, one timed subpage at a time.
  */
 bool clearpage_reference_folio(int strategy, unsigned long pfn,
 			       unsigned int nr_pages)
 {
 	unsigned int shift = READ_ONCE(clearpage_reference_shift);
 
-	if (!shift || !clearpage_strategy_non_temporal(strategy))
+	if (!shift || strategy == CLEARPAGE_STRATEGY_KERNEL)
 		return false;
 	return !((pfn / nr_pages) & ((1UL << shift) - 1));
 }
@@ -113,7 +117,7 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 			  struct page *page, int backend)
 {
 	void *kaddr;
-	bool reference, sample;
+	bool sample;
 	u64 start = 0, ns = 0;
 
 	if (!node) {
@@ -121,27 +125,32 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 		return;
 	}
 
-	reference = clearpage_reference_frame(strategy, page);
-	sample = reference || clearpage_sample_now(1);
+	if (clearpage_reference_frame(strategy, page)) {
+		clearpage_clear_reference_page(node, page, backend);
+		return;
+	}
+	sample = clearpage_sample_now(1);
 	kaddr = kmap_local_page(page);
 	if (sample)
 		start = local_clock();
-	clearpage_run(reference ? CLEARPAGE_STRATEGY_KERNEL : strategy, kaddr);
+	clearpage_run(strategy, kaddr);
 	if (sample)
 		ns = local_clock() - start;
 	kunmap_local(kaddr);
-
-	if (reference) {
-		clearpage_account_reference(node, backend, 1, ns);
-		return;
-	}
 	clearpage_account(node, strategy, 1, sample, ns, backend);
 }
 
-void clearpage_account_reference(struct clearpage_node *node, int backend,
-				 unsigned int nr_pages, u64 ns)
+/* Clear @page with the kernel's routine, timed, as a reference frame. */
+void clearpage_clear_reference_page(struct clearpage_node *node,
+				    struct page *page, int backend)
 {
-	this_cpu_add(node->stats->reference_pages[backend], nr_pages);
+	void *kaddr = kmap_local_page(page);
+	u64 start = local_clock(), ns;
+
+	clearpage_run(CLEARPAGE_STRATEGY_KERNEL, kaddr);
+	ns = local_clock() - start;
+	kunmap_local(kaddr);
+	this_cpu_inc(node->stats->reference_pages[backend]);
 	this_cpu_add(node->stats->reference_sample_ns[backend], ns);
 }
 
@@ -149,14 +158,14 @@ void clearpage_account_reference(struct clearpage_node *node, int backend,
  * Clear @nr_pages physically contiguous pages from @page with @routine as
  * one range operation, counted as @strategy's (the huge backend clears the
  * faulting subpage's neighbourhood of a non-temporal strategy with a
- * temporal routine), or as a timed reference clear. The caller keeps ranges
- * short enough to run without a cond_resched() and passes a managed @node.
+ * temporal routine). The caller keeps ranges short enough to run without a
+ * cond_resched() and passes a managed @node.
  */
 void clearpage_clear_range(struct clearpage_node *node, int strategy,
 			   int routine, struct page *page,
-			   unsigned int nr_pages, bool reference)
+			   unsigned int nr_pages)
 {
-	bool sample = reference || clearpage_sample_now(nr_pages);
+	bool sample = clearpage_sample_now(nr_pages);
 	u64 start = 0, ns = 0;
 
 	if (sample)
@@ -166,12 +175,8 @@ void clearpage_clear_range(struct clearpage_node *node, int strategy,
 			    (unsigned long)nr_pages << PAGE_SHIFT);
 	if (sample)
 		ns = local_clock() - start;
-	if (reference)
-		clearpage_account_reference(node, CLEARPAGE_BACKEND_HUGE,
-					    nr_pages, ns);
-	else
-		clearpage_account(node, strategy, nr_pages, sample, ns,
-				  CLEARPAGE_BACKEND_HUGE);
+	clearpage_account(node, strategy, nr_pages, sample, ns,
+			  CLEARPAGE_BACKEND_HUGE);
 }
 
 void clearpage_count_prezeroed(struct clearpage_node *node,

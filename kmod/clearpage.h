@@ -97,9 +97,9 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 			  struct page *page, int backend);
 void clearpage_clear_range(struct clearpage_node *node, int strategy,
 			   int routine, struct page *page,
-			   unsigned int nr_pages, bool reference);
-void clearpage_account_reference(struct clearpage_node *node, int backend,
-				 unsigned int nr_pages, u64 ns);
+			   unsigned int nr_pages);
+void clearpage_clear_reference_page(struct clearpage_node *node,
+				    struct page *page, int backend);
 /* Whether the folio at @pfn of @nr_pages is a reference folio. */
 bool clearpage_reference_folio(int strategy, unsigned long pfn,
 			       unsigned int nr_pages);

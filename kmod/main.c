@@ -58,7 +58,7 @@ static const struct kernel_param_ops reference_shift_ops = {
 module_param_cb(reference_shift, &reference_shift_ops,
 		&clearpage_reference_shift, 0644);
 MODULE_PARM_DESC(reference_shift,
-		 "while a node runs movnti or clzero, clear one frame in 2^reference_shift with the kernel's routine and time it (1..20, default 5; 0: none)");
+		 "the live baseline: while a backend runs a strategy other than kernel, clear one frame (or huge folio position) in 2^reference_shift with the kernel's routine and time it (1..20, default 5; 0: none)");
 
 /* 2 MiB: measured on AMD Zen 5, see huge_chunk_kb in doc/ABI. */
 unsigned int clearpage_huge_chunk_pages = 512;

@@ -62,8 +62,7 @@ static int put_strategy_entry(struct sk_buff *skb, struct clearpage_node *node,
 	     put_u64(skb, CLEARPAGE_S_SAMPLE_NS_HUGE,
 		     sum->sample_ns[CLEARPAGE_BACKEND_HUGE][strategy], pad)))
 		return -EMSGSIZE;
-	if (strategy != CLEARPAGE_STRATEGY_KERNEL &&
-	    (nla_put_u32(skb, CLEARPAGE_S_HOT_NS_4K, c4k->hot_ns) ||
+	if ((nla_put_u32(skb, CLEARPAGE_S_HOT_NS_4K, c4k->hot_ns) ||
 	     nla_put_u32(skb, CLEARPAGE_S_COLD_NS_4K, c4k->cold_ns) ||
 	     nla_put_u32(skb, CLEARPAGE_S_HOT_NS_HUGE, chuge->hot_ns) ||
 	     nla_put_u32(skb, CLEARPAGE_S_COLD_NS_HUGE, chuge->cold_ns)))

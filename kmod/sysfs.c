@@ -234,7 +234,7 @@ static ssize_t calibration_show(struct kobject *kobj,
 	int strategy, len = 0;
 
 	mutex_lock(&node->calibration_lock);
-	for (strategy = 1; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
+	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
 		if (!clearpage_strategy_usable(strategy))
 			continue;
 		len += sysfs_emit_at(buf, len, "%s %u %u\n",

@@ -87,6 +87,7 @@ bool clearpage_test_break_self_test(int strategy)
 void clearpage_test_calibration(struct clearpage_calibration *result)
 {
 	static const struct clearpage_calibration epyc[] = {
+		[CLEARPAGE_STRATEGY_KERNEL] = { 70, 411 },
 		[CLEARPAGE_STRATEGY_REP_STOSB] = { 70, 411 },
 		[CLEARPAGE_STRATEGY_REP_STOSQ] = { 75, 420 },
 		[CLEARPAGE_STRATEGY_MOVQ] = { 90, 423 },
@@ -97,7 +98,7 @@ void clearpage_test_calibration(struct clearpage_calibration *result)
 
 	if (!READ_ONCE(test_calibration))
 		return;
-	for (strategy = 1; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++)
+	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++)
 		if (result[strategy].hot_ns)
 			result[strategy] = epyc[strategy];
 }

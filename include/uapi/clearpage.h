@@ -13,7 +13,7 @@
  *   id  name       instructions, over a page or a range
  *   0   kernel     whatever the running kernel picked at boot (clear_page);
  *                  huge folios in the kernel's own 4 KiB walk
- *   1   rep_stosb  one rep stosb (needs ERMS)
+ *   1   rep_stosb  one rep stosb (fast with ERMS)
  *   2   rep_stosq  one rep stosq
  *   3   movq       8 x movq per 64-byte line, unrolled loop
  *   4   movnti     8 x movnti per line, one sfence at the end (non-temporal)

@@ -125,8 +125,8 @@ fi
 
 # 6. The huge calibration: every strategy, hot and cold measured.
 for n in $(nodes); do
-	check "node$n calibration_huge lists every strategy but kernel" \
-		test "$(cut -d' ' -f1 $CP/node$n/calibration_huge | tr '\n' ' ')" = "${avail#kernel } "
+	check "node$n calibration_huge lists every strategy, kernel first" \
+		test "$(cut -d' ' -f1 $CP/node$n/calibration_huge | tr '\n' ' ')" = "$avail "
 	check "node$n calibration_huge: hot and cold > 0" \
 		awk '$2 <= 0 || $3 <= 0 { bad = 1 } END { exit bad }' $CP/node$n/calibration_huge
 done
