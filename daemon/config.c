@@ -51,6 +51,9 @@ static const struct key keys[] = {
 	K("Policy", "HotStrategy", T_STRATEGY, policy.hot_strategy, 0, 0),
 	K("Policy", "ColdStrategy", T_STRATEGY, policy.cold_strategy, 0, 0),
 	K("Policy", "NonTemporal", T_AUTO_BOOL, policy.non_temporal, 0, 0),
+	K("Baseline", "SlowerMargin", T_DOUBLE, slower_margin, 0, 10),
+	K("Baseline", "SlowerWindow", T_DOUBLE, slower_window, 1, 86400),
+	K("Baseline", "SummaryInterval", T_DOUBLE, summary_interval, 1, 86400),
 	K("CPU", "AllowList", T_PATH, allowlist, 0, 0),
 	K("CPU", "AllowUnlistedCPU", T_BOOL, allow_unlisted_cpu, 0, 0),
 };
@@ -69,6 +72,9 @@ void config_defaults(struct daemon_config *config)
 	config->interval = 1;
 	config->log_level = CONFIG_LOG_INFO;
 	policy_config_defaults(&config->policy);
+	config->slower_margin = 0.05;
+	config->slower_window = 60;
+	config->summary_interval = 3600;
 	snprintf(config->allowlist, sizeof(config->allowlist), "%s",
 		 DEFAULT_ALLOWLIST);
 	for (i = 0; i < CONFIG_MAX_NODES; i++)
@@ -248,6 +254,7 @@ int config_parse(struct daemon_config *config, const char *path,
 				}
 				node = id;
 			} else if (strcmp(section, "Daemon") && strcmp(section, "Policy") &&
+				   strcmp(section, "Baseline") &&
 				   strcmp(section, "CPU")) {
 				warn_at(warn, warn_arg, "%s: unknown section [%s], ignored%s",
 					where, section, "");
@@ -474,6 +481,8 @@ void config_print(const struct daemon_config *c, FILE *out)
 		strategy_or_auto(p->cold_strategy),
 		p->non_temporal == POLICY_NT_AUTO ? "auto" :
 		p->non_temporal == POLICY_NT_YES ? "yes" : "no");
+	fprintf(out, "[Baseline]\nSlowerMargin=%g\nSlowerWindow=%g\nSummaryInterval=%g\n\n",
+		c->slower_margin, c->slower_window, c->summary_interval);
 	fprintf(out, "[CPU]\nAllowList=%s\nAllowUnlistedCPU=%s\n", c->allowlist,
 		c->allow_unlisted_cpu ? "yes" : "no");
 	for (n = 0; n < CONFIG_MAX_NODES; n++)

@@ -41,6 +41,10 @@ struct daemon_config {
 	char metrics_file[CONFIG_PATH_MAX];	/* MetricsFile=, "" for none */
 	/* [Policy] */
 	struct policy_config policy;
+	/* [Baseline] */
+	double slower_margin;		/* SlowerMargin=, fraction */
+	double slower_window;		/* SlowerWindow=, seconds */
+	double summary_interval;	/* SummaryInterval=, seconds */
 	/* [CPU] */
 	char allowlist[CONFIG_PATH_MAX];	/* AllowList= */
 	bool allow_unlisted_cpu;		/* AllowUnlistedCPU= */

@@ -2,6 +2,7 @@
 /* clearpaged's log; see log.h. */
 #include <stdio.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <systemd/sd-journal.h>
@@ -94,5 +95,88 @@ void log_decision(int priority, const char *message_id, unsigned int node,
 			"CLEARPAGE_COLD_FRACTION=%.3f", d->cold_fraction,
 			"CLEARPAGE_NS_PER_PAGE=%.1f", d->ns_per_page,
 			"CLEARPAGE_PREDICTED_GAIN=%.3f", d->predicted_gain,
+			NULL);
+}
+
+void log_slower(int priority, const char *message_id, unsigned int node,
+		int backend, int strategy, double ns_per_page,
+		double kernel_ns_per_page, double window_s, const char *what)
+{
+	static const char *const backends[] = CLEARPAGE_BACKEND_NAMES;
+	const char *backend_name = backend >= 0 &&
+				   backend < CLEARPAGE_BACKEND_COUNT ?
+				   backends[backend] : "unknown";
+	char message[512];
+
+	if (priority > max_level)
+		return;
+	snprintf(message, sizeof(message),
+		 "node %u %s: %s cost %.0f ns/page, the kernel's routine %.0f ns/page over the last %.0f s (%+.0f%%): %s",
+		 node, backend_name, policy_strategy_name(strategy),
+		 ns_per_page, kernel_ns_per_page, window_s,
+		 kernel_ns_per_page > 0 ?
+		 (ns_per_page / kernel_ns_per_page - 1) * 100 : 0, what);
+	if (!use_journal) {
+		fprintf(stderr, "clearpaged: %s\n", message);
+		return;
+	}
+	sd_journal_send("MESSAGE=%s", message, "PRIORITY=%d", priority,
+			"MESSAGE_ID=%s", message_id,
+			"CLEARPAGE_NODE=%u", node,
+			"CLEARPAGE_BACKEND=%s", backend_name,
+			"CLEARPAGE_FROM=%s", policy_strategy_name(strategy),
+			"CLEARPAGE_NS_PER_PAGE=%.1f", ns_per_page,
+			"CLEARPAGE_KERNEL_NS_PER_PAGE=%.1f", kernel_ns_per_page,
+			"CLEARPAGE_WINDOW_S=%.1f", window_s,
+			NULL);
+}
+
+/* "1.234 s ± 0.010 s" */
+static void format_saved(char *buf, size_t size, const struct log_savings *b)
+{
+	if (b->uncertainty_ns >= 0)
+		snprintf(buf, size, "%.3f s \u00b1 %.3f s", b->saved_ns / 1e9,
+			 b->uncertainty_ns / 1e9);
+	else
+		snprintf(buf, size, "%.3f s", b->saved_ns / 1e9);
+}
+
+void log_savings(unsigned int node, long long since,
+		 const struct log_savings *backends)
+{
+	const struct log_savings *k = &backends[CLEARPAGE_BACKEND_4K];
+	const struct log_savings *h = &backends[CLEARPAGE_BACKEND_HUGE];
+	double saved = k->saved_ns + h->saved_ns;
+	double kernel = k->kernel_ns + h->kernel_ns;
+	char message[512], s4k[64], shuge[64], when[32];
+	time_t t = (time_t)since;
+	struct tm tm;
+
+	if (LOG_INFO > max_level)
+		return;
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	format_saved(s4k, sizeof(s4k), k);
+	format_saved(shuge, sizeof(shuge), h);
+	snprintf(message, sizeof(message),
+		 "node %u saved %.3f s against the kernel's routine since %s (%.1f%% of its estimated time): 4k %s over %llu pages, huge %s over %llu pages",
+		 node, saved / 1e9, when, kernel > 0 ? saved / kernel * 100 : 0,
+		 s4k, k->pages, shuge, h->pages);
+	if (!use_journal) {
+		fprintf(stderr, "clearpaged: %s\n", message);
+		return;
+	}
+	sd_journal_send("MESSAGE=%s", message, "PRIORITY=%d", LOG_INFO,
+			"MESSAGE_ID=%s", MESSAGE_ID_SAVINGS,
+			"CLEARPAGE_NODE=%u", node,
+			"CLEARPAGE_SINCE=%lld", since,
+			"CLEARPAGE_SAVED_NS_4K=%.0f", k->saved_ns,
+			"CLEARPAGE_SAVED_SD_NS_4K=%.0f", k->uncertainty_ns,
+			"CLEARPAGE_KERNEL_NS_4K=%.0f", k->kernel_ns,
+			"CLEARPAGE_PAGES_4K=%llu", k->pages,
+			"CLEARPAGE_SAVED_NS_HUGE=%.0f", h->saved_ns,
+			"CLEARPAGE_SAVED_SD_NS_HUGE=%.0f", h->uncertainty_ns,
+			"CLEARPAGE_KERNEL_NS_HUGE=%.0f", h->kernel_ns,
+			"CLEARPAGE_PAGES_HUGE=%llu", h->pages,
 			NULL);
 }

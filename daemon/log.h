@@ -17,6 +17,9 @@
 #define MESSAGE_ID_ALLOWLIST "9327be765e1546abb3c42025445a3b30"
 #define MESSAGE_ID_DRY_RUN "46255a72f2b14c21ae4ac8733811607e"
 #define MESSAGE_ID_MODULE "60a8362bee2e47ab9ac0d351e3acde0a"
+#define MESSAGE_ID_SLOWER "559dde78da0d4f3187a847a9a20a0a66"
+#define MESSAGE_ID_SLOWER_PINNED "bd788ca4502a4c13b23ae0cd90d92cfe"
+#define MESSAGE_ID_SAVINGS "e7db5ff97c4740d5a1f8a1a3de542941"
 
 void log_init(int max_level);
 void log_set_level(int max_level);
@@ -30,5 +33,24 @@ void log_event(int priority, const char *message_id, const char *fmt, ...)
 void log_decision(int priority, const char *message_id, unsigned int node,
 		  int backend, const struct policy_decision *decision,
 		  const char *verb);
+
+/*
+ * A strategy slower than the kernel's routine over @window_s seconds on
+ * @node's @backend, and what was done about it (@what).
+ */
+void log_slower(int priority, const char *message_id, unsigned int node,
+		int backend, int strategy, double ns_per_page,
+		double kernel_ns_per_page, double window_s, const char *what);
+
+/* What one backend of a node saved against the kernel's routine. */
+struct log_savings {
+	double saved_ns, uncertainty_ns;	/* uncertainty < 0: unknown */
+	double kernel_ns;			/* the kernel's estimated time */
+	unsigned long long pages;		/* estimated pages */
+};
+
+/* The periodic summary of a node's savings since @since (a time_t). */
+void log_savings(unsigned int node, long long since,
+		 const struct log_savings *backends);
 
 #endif /* CLEARPAGED_LOG_H */

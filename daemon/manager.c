@@ -5,14 +5,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <syslog.h>
+#include <time.h>
 
 #include <libudev.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
 
 #include "allowlist.h"
+#include "baseline.h"
 #include "lib/clearpage-client.h"
+#include "lib/savings-file.h"
 #include "log.h"
 #include "manager.h"
 #include "metrics.h"
@@ -41,12 +45,19 @@ struct unit_state {
 	double cold_fraction;		/* last estimate, for STATUS= */
 	double ns_per_page;		/* last interval's, for metrics */
 	uint64_t switches, reverts, pins_seen;
+	/* The live baseline: time saved, and the slower-than-kernel window. */
+	struct baseline_savings savings;
+	struct baseline_window window;
+	bool slower_warned;		/* said for this window */
+	uint64_t slower_returns;
 };
 
 struct node_state {
 	struct unit_state unit[CLEARPAGE_BACKEND_COUNT];
 	bool pmu_open;
 	struct pmu_node pmu;
+	uint64_t accounting_since;	/* CLOCK_REALTIME, µs; 0: not yet */
+	uint64_t last_summary;		/* CLOCK_MONOTONIC, µs */
 };
 
 struct manager {
@@ -69,6 +80,8 @@ struct manager {
 	bool pmu_unavailable;		/* said once; retried on CPU hotplug */
 	bool pmu_in_use;
 	int metrics_error;		/* last MetricsFile= error, logged once */
+	int savings_error;		/* last savings file error, logged once */
+	char savings_file[4096];
 	struct node_state nodes[CONFIG_MAX_NODES];
 	struct cp_node_info infos[CP_MAX_NODES];
 };
@@ -247,8 +260,9 @@ static int attach(struct manager *m)
 }
 
 /*
- * @backend's calibration. The kernel's routine is calibrated as the routine
- * the kernel runs.
+ * @backend's calibration. The module measures kernel as the kernel clears
+ * (clear_page(), the huge folio walk); a module that does not is read as
+ * the instruction the kernel runs.
  */
 static void calibration_of(const struct cp_node_info *info, int backend,
 			   struct policy_calibration *c)
@@ -267,6 +281,9 @@ static void calibration_of(const struct cp_node_info *info, int backend,
 		if (s->strategy == CLEARPAGE_STRATEGY_REP_STOSB)
 			alias = CLEARPAGE_STRATEGY_REP_STOSB;
 	}
+	if (c->valid[CLEARPAGE_STRATEGY_KERNEL] &&
+	    c->hot_ns[CLEARPAGE_STRATEGY_KERNEL])
+		return;
 	c->valid[CLEARPAGE_STRATEGY_KERNEL] = c->valid[alias];
 	c->hot_ns[CLEARPAGE_STRATEGY_KERNEL] = c->hot_ns[alias];
 	c->cold_ns[CLEARPAGE_STRATEGY_KERNEL] = c->cold_ns[alias];
@@ -394,6 +411,45 @@ static void status_line(char *status, size_t size,
 				 info->backend[b].pinned ? " (pinned)" : "",
 				 cold);
 	}
+	if (used < size)
+		snprintf(status + used, size - used, ", saved %.3f s",
+			 (n->unit[CLEARPAGE_BACKEND_4K].savings.saved_ns +
+			  n->unit[CLEARPAGE_BACKEND_HUGE].savings.saved_ns) / 1e9);
+}
+
+static struct log_savings savings_of(const struct unit_state *u)
+{
+	return (struct log_savings){
+		.saved_ns = u->savings.saved_ns,
+		.uncertainty_ns = baseline_savings_uncertainty(&u->savings),
+		.kernel_ns = u->savings.kernel_ns,
+		.pages = u->savings.estimated_pages,
+	};
+}
+
+/* At most once per SummaryInterval=, the node's savings in the journal. */
+static void summarize_node(struct manager *m, const struct cp_node_info *info,
+			   struct node_state *n)
+{
+	struct log_savings backends[CLEARPAGE_BACKEND_COUNT];
+	uint64_t now, wall;
+	int b;
+
+	if (sd_event_now(m->event, CLOCK_MONOTONIC, &now) < 0 ||
+	    sd_event_now(m->event, CLOCK_REALTIME, &wall) < 0)
+		return;
+	if (!n->accounting_since) {
+		n->accounting_since = wall;
+		n->last_summary = now;
+		return;
+	}
+	if (now - n->last_summary < (uint64_t)(m->config.summary_interval * 1e6))
+		return;
+	n->last_summary = now;
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+		backends[b] = savings_of(&n->unit[b]);
+	log_savings(info->node, (long long)(n->accounting_since / 1000000),
+		    backends);
 }
 
 /*
@@ -401,22 +457,29 @@ static void status_line(char *status, size_t size,
  * as the policy's sample.
  */
 static void sample_unit(const struct cp_node_info *info, int backend,
-			struct unit_state *u, struct policy_sample *sample)
+			struct unit_state *u, struct policy_sample *sample,
+			struct baseline_interval *interval)
 {
 	const struct cp_backend_info *be = &info->backend[backend];
 	const struct cp_strategy_info *s = cp_node_strategy(info, be->strategy);
 	uint64_t pages = pages_cleared(info, backend);
+	bool same = s && u->have_last && u->last_strategy == be->strategy;
 
-	if (s && u->have_last && u->last_strategy == be->strategy &&
-	    s->samples[backend] >= u->last_samples) {
+	memset(interval, 0, sizeof(*interval));
+	interval->strategy = be->strategy;
+	if (same && s->samples[backend] >= u->last_samples) {
 		sample->samples = s->samples[backend] - u->last_samples;
+		interval->samples = sample->samples;
+		interval->sample_ns = (double)(s->sample_ns[backend] -
+					       u->last_sample_ns);
 		if (sample->samples)
-			sample->ns_per_page = (double)(s->sample_ns[backend] -
-						       u->last_sample_ns) /
+			sample->ns_per_page = interval->sample_ns /
 					      sample->samples;
 	}
 	if (u->have_last && pages >= u->last_pages)
 		sample->pages = pages - u->last_pages;
+	if (same)
+		interval->pages = sample->pages;
 	u->last_pages = pages;
 	/* Reference frames: the kernel's routine timed on this node's pages. */
 	if (u->have_last && be->reference_pages > u->last_ref_pages &&
@@ -427,6 +490,11 @@ static void sample_unit(const struct cp_node_info *info, int backend,
 						   u->last_ref_ns) /
 					  sample->ref_samples;
 		sample->pages += sample->ref_samples;
+		if (same) {
+			interval->ref_samples = sample->ref_samples;
+			interval->ref_ns = (double)(be->reference_sample_ns -
+						    u->last_ref_ns);
+		}
 	}
 	u->last_ref_pages = be->reference_pages;
 	u->last_ref_ns = be->reference_sample_ns;
@@ -438,6 +506,70 @@ static void sample_unit(const struct cp_node_info *info, int backend,
 	}
 }
 
+/*
+ * The live baseline: account the time saved, and return the backend to
+ * kernel when its strategy has been slower than the kernel's routine over
+ * the window. Returns true when it acted: the policy then waits.
+ */
+static bool account_and_guard(struct manager *m,
+			      const struct cp_node_info *info, int backend,
+			      struct unit_state *u,
+			      const struct baseline_interval *interval)
+{
+	const struct cp_backend_info *be = &info->backend[backend];
+	unsigned int window = (unsigned int)(m->config.slower_window /
+					     m->config.interval + 0.999);
+	struct baseline_verdict v;
+	struct policy_decision d = {
+		.action = POLICY_REVERT,
+		.from = be->strategy,
+		.to = CLEARPAGE_STRATEGY_KERNEL,
+		.reason = "slower than the kernel's routine",
+		.cold_fraction = -1,
+	};
+	int err;
+
+	baseline_savings_add(&u->savings, interval,
+			     m->config.policy.min_samples);
+	baseline_window_add(&u->window, interval, window,
+			    m->config.policy.min_samples,
+			    m->config.slower_margin, &v);
+	if (!v.slower) {
+		u->slower_warned = false;
+		return false;
+	}
+	d.ns_per_page = v.ns_per_page;
+	if (be->pinned || m->monitor_only || m->config.dry_run) {
+		if (!u->slower_warned)
+			log_slower(LOG_WARNING, be->pinned ? MESSAGE_ID_SLOWER_PINNED :
+				   MESSAGE_ID_DRY_RUN, info->node, backend,
+				   be->strategy, v.ns_per_page,
+				   v.kernel_ns_per_page, v.seconds,
+				   be->pinned ? "pinned by an administrator: leaving it" :
+				   m->monitor_only ? "monitoring only: would return it to kernel" :
+				   "dry run: would return it to kernel");
+		u->slower_warned = true;
+		return be->pinned ? false : true;
+	}
+	err = cp_set_strategy(m->client, info->node, backend,
+			      CLEARPAGE_STRATEGY_KERNEL, CLEARPAGE_SOURCE_DAEMON);
+	if (err) {
+		if (err == -EBUSY)
+			u->pinned = true;
+		log_line(LOG_WARNING, "node %u %s: returning to kernel failed: %s %s",
+			 info->node, cp_backend_name(backend), strerror(-err),
+			 cp_client_error(m->client));
+		return true;
+	}
+	policy_applied(&m->config.policy, &u->policy, &d);
+	u->changed_by_us = true;
+	u->slower_returns++;
+	log_slower(LOG_NOTICE, MESSAGE_ID_SLOWER, info->node, backend,
+		   be->strategy, v.ns_per_page, v.kernel_ns_per_page, v.seconds,
+		   "returned to kernel");
+	return true;
+}
+
 static void step_unit(struct manager *m, const struct cp_node_info *info,
 		      int backend, struct unit_state *u,
 		      const struct policy_sample *counters)
@@ -445,6 +577,7 @@ static void step_unit(struct manager *m, const struct cp_node_info *info,
 	const struct cp_backend_info *be = &info->backend[backend];
 	struct policy_calibration calibration;
 	struct policy_sample sample = *counters;
+	struct baseline_interval interval;
 	struct policy_decision d;
 
 	if (!u->known)
@@ -456,7 +589,10 @@ static void step_unit(struct manager *m, const struct cp_node_info *info,
 		u->known = true;
 		u->have_last = false;
 	}
-	sample_unit(info, backend, u, &sample);
+	sample_unit(info, backend, u, &sample, &interval);
+	interval.seconds = m->config.interval;
+	if (account_and_guard(m, info, backend, u, &interval))
+		return;
 	calibration_of(info, backend, &calibration);
 	policy_step(&m->config.policy, m->allowed & available_mask(info),
 		    &calibration, &u->policy, &sample, be->pinned, &d);
@@ -483,7 +619,42 @@ static void step_node(struct manager *m, const struct cp_node_info *info,
 	count_misses(m, info->node, n, &counters);
 	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
 		step_unit(m, info, b, &n->unit[b], &counters);
+	summarize_node(m, info, n);
 	status_line(status, status_size, info, n);
+}
+
+/* The savings of every node and backend, for clearpagectl status. */
+static void write_savings(struct manager *m, int count)
+{
+	static struct cp_savings entries[CP_MAX_NODES * CLEARPAGE_BACKEND_COUNT];
+	int i, b, n = 0, err;
+
+	for (i = 0; i < count; i++) {
+		const struct node_state *st;
+
+		if (m->infos[i].node >= CONFIG_MAX_NODES)
+			continue;
+		st = &m->nodes[m->infos[i].node];
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			const struct unit_state *u = &st->unit[b];
+
+			entries[n++] = (struct cp_savings){
+				.node = m->infos[i].node,
+				.backend = b,
+				.since = (long long)(st->accounting_since / 1000000),
+				.saved_ns = u->savings.saved_ns,
+				.uncertainty_ns = baseline_savings_uncertainty(&u->savings),
+				.kernel_ns = u->savings.kernel_ns,
+				.pages = u->savings.estimated_pages,
+				.unestimated_pages = u->savings.unestimated_pages,
+			};
+		}
+	}
+	err = cp_savings_write(m->savings_file, entries, n);
+	if (err && err != m->savings_error)
+		log_line(LOG_WARNING, "cannot write %s for clearpagectl status: %s",
+			 m->savings_file, strerror(-err));
+	m->savings_error = err;
 }
 
 /* MetricsFile=: every interval, whether attached or waiting. */
@@ -514,6 +685,11 @@ static void write_metrics(struct manager *m, int count)
 				.switches = st->unit[b].switches,
 				.reverts = st->unit[b].reverts,
 				.pins_seen = st->unit[b].pins_seen,
+				.slower_returns = st->unit[b].slower_returns,
+				.kernel_estimate_ns = st->unit[b].savings.kernel_ns,
+				.saved_ns = st->unit[b].savings.saved_ns,
+				.saved_uncertainty_ns = baseline_savings_uncertainty(
+					&st->unit[b].savings),
 			};
 		n++;
 	}
@@ -547,6 +723,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	sd_notifyf(0, "STATUS=%s%s", m->monitor_only ? "monitoring only: " :
 			m->config.dry_run ? "dry run: " : "", status);
 	write_metrics(m, count);
+	write_savings(m, count);
 rearm:
 	/* After an early tick (udev), the next one is a full interval away. */
 	next = usec + (uint64_t)(m->config.interval * 1e6);
@@ -701,6 +878,22 @@ static int setup_udev(struct manager *m)
 			       on_udev, m);
 }
 
+/*
+ * Where clearpagectl finds the savings: the unit's RuntimeDirectory=
+ * (/run/clearpaged), or that directory made here when run by hand.
+ */
+static void savings_path(struct manager *m)
+{
+	const char *dir = getenv("RUNTIME_DIRECTORY");
+
+	if (!dir || !dir[0] || strchr(dir, ':')) {
+		dir = CP_SAVINGS_DIR;
+		mkdir("/run", 0755);
+		mkdir(dir, 0755);
+	}
+	snprintf(m->savings_file, sizeof(m->savings_file), "%s/savings", dir);
+}
+
 int manager_run(const struct daemon_config *config, const char *config_root,
 		const struct daemon_overrides *overrides)
 {
@@ -713,6 +906,7 @@ int manager_run(const struct daemon_config *config, const char *config_root,
 	m->config = *config;
 	m->config_root = config_root;
 	m->overrides = *overrides;
+	savings_path(m);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);

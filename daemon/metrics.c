@@ -64,6 +64,32 @@ static double pins_seen_of(const struct metrics_node *n, int b)
 	return (double)n->unit[b].pins_seen;
 }
 
+static double slower_returns_of(const struct metrics_node *n, int b)
+{
+	return (double)n->unit[b].slower_returns;
+}
+
+static double kernel_estimate_of(const struct metrics_node *n, int b)
+{
+	return n->unit[b].kernel_estimate_ns / 1e9;
+}
+
+static double clear_estimate_of(const struct metrics_node *n, int b)
+{
+	return (n->unit[b].kernel_estimate_ns - n->unit[b].saved_ns) / 1e9;
+}
+
+static double saved_of(const struct metrics_node *n, int b)
+{
+	return n->unit[b].saved_ns / 1e9;
+}
+
+static double saved_uncertainty_of(const struct metrics_node *n, int b)
+{
+	return n->unit[b].saved_uncertainty_ns < 0 ?
+	       NAN : n->unit[b].saved_uncertainty_ns / 1e9;
+}
+
 /* A family with one value per node and backend. */
 static void per_backend(FILE *out, const struct metrics_node *nodes,
 			int count, const char *name, const char *type,
@@ -162,7 +188,7 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 		     "Time spent clearing the timed pages, per node, backend and strategy; divided by clearpage_sampled_clears_total: seconds per 4 KiB page.",
 		     seconds_of, false);
 	per_backend(out, nodes, count, "clearpage_reference_pages_total", "counter",
-		    "Reference frames cleared with the kernel's routine beside a non-temporal strategy, per node and backend.",
+		    "Reference frames cleared and timed with the kernel's own routine beside any other strategy (the live baseline), per node and backend.",
 		    reference_pages_of);
 	family(out, "clearpage_strategy", "gauge",
 	       "1 for the strategy the node's backend runs now, 0 for the others available.");
@@ -192,6 +218,21 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 	per_backend(out, nodes, count, "clearpaged_pins_seen_total", "counter",
 		    "Administrator pins clearpaged saw on the node's backend.",
 		    pins_seen_of);
+	per_backend(out, nodes, count, "clearpaged_slower_returns_total", "counter",
+		    "Returns to kernel because the node's backend's strategy was slower than the kernel's routine over the window.",
+		    slower_returns_of);
+	per_backend(out, nodes, count, "clearpage_kernel_estimate_seconds_total", "counter",
+		    "Time the kernel's own routine would have taken to clear the pages the node's backend cleared since clearpaged attached, estimated interval by interval from the live baseline.",
+		    kernel_estimate_of);
+	per_backend(out, nodes, count, "clearpage_clear_estimate_seconds_total", "counter",
+		    "Time the node's backend took for those pages, estimated the same way; the difference of the two is the time saved.",
+		    clear_estimate_of);
+	per_backend(out, nodes, count, "clearpage_saved_seconds", "gauge",
+		    "Time saved against the kernel's routine since clearpaged attached (negative: lost).",
+		    saved_of);
+	per_backend(out, nodes, count, "clearpage_saved_uncertainty_seconds", "gauge",
+		    "One standard deviation of clearpage_saved_seconds (NaN: unknown).",
+		    saved_uncertainty_of);
 }
 
 int metrics_write(const char *path, const struct metrics_daemon *daemon,

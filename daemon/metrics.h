@@ -21,6 +21,11 @@ struct metrics_unit {
 	double cold_fraction;		/* < 0: unknown */
 	double ns_per_page;		/* last interval; <= 0: none */
 	uint64_t switches, reverts, pins_seen;
+	/* The live baseline, since clearpaged attached to the module. */
+	uint64_t slower_returns;	/* returns to kernel of a slower strategy */
+	double kernel_estimate_ns;	/* the kernel routine's estimated time */
+	double saved_ns;		/* of it, saved */
+	double saved_uncertainty_ns;	/* one standard deviation; < 0: unknown */
 };
 
 struct metrics_node {

@@ -79,6 +79,9 @@ static bool usable(unsigned int allowed,
 	       calibration->cold_ns[strategy] > 0;
 }
 
+/* How much dearer than the kernel's routine rep_stosb may be on hot pages. */
+#define HOT_TOLERANCE 1.1
+
 bool policy_pick_strategies(const struct policy_config *config,
 			    unsigned int allowed,
 			    const struct policy_calibration *calibration,
@@ -87,8 +90,15 @@ bool policy_pick_strategies(const struct policy_config *config,
 	int s;
 
 	*hot = config->hot_strategy;
+	/*
+	 * rep_stosb, unless it is dearer than the kernel's routine on hot
+	 * pages (CPUs without ERMS, where rep stosb stores a byte at a time).
+	 */
 	if (*hot < 0)
-		*hot = usable(allowed, calibration, CLEARPAGE_STRATEGY_REP_STOSB) ?
+		*hot = usable(allowed, calibration, CLEARPAGE_STRATEGY_REP_STOSB) &&
+		       (!usable(allowed, calibration, CLEARPAGE_STRATEGY_KERNEL) ||
+			calibration->hot_ns[CLEARPAGE_STRATEGY_REP_STOSB] <=
+			HOT_TOLERANCE * calibration->hot_ns[CLEARPAGE_STRATEGY_KERNEL]) ?
 			       CLEARPAGE_STRATEGY_REP_STOSB :
 			       CLEARPAGE_STRATEGY_KERNEL;
 	*cold = config->cold_strategy;

@@ -59,7 +59,8 @@ struct policy_config {
 	 * them only in intervals where those counters were read.
 	 */
 	int non_temporal;		/* POLICY_NT_* */
-	int hot_strategy;		/* -1: rep_stosb if allowed, else kernel */
+	int hot_strategy;		/* -1: rep_stosb if allowed and not dearer
+					 * than kernel on hot pages, else kernel */
 	int cold_strategy;		/* -1: best allowed by cold calibration */
 };
 

@@ -461,6 +461,18 @@ static void test_pick(void)
 	CHECK(policy_pick_strategies(&config, 0x1d, &c, &hot, &cold) &&
 	      hot == CLEARPAGE_STRATEGY_KERNEL,
 	      "without rep_stosb: hot is kernel");
+	/* Without ERMS rep stosb stores a byte at a time: hot is kernel. */
+	c.hot_ns[CLEARPAGE_STRATEGY_REP_STOSB] =
+		1.2 * c.hot_ns[CLEARPAGE_STRATEGY_KERNEL];
+	CHECK(policy_pick_strategies(&config, 0x3f, &c, &hot, &cold) &&
+	      hot == CLEARPAGE_STRATEGY_KERNEL,
+	      "rep_stosb 20%% dearer than kernel on hot pages: hot is kernel");
+	c.hot_ns[CLEARPAGE_STRATEGY_REP_STOSB] =
+		1.05 * c.hot_ns[CLEARPAGE_STRATEGY_KERNEL];
+	CHECK(policy_pick_strategies(&config, 0x3f, &c, &hot, &cold) &&
+	      hot == CLEARPAGE_STRATEGY_REP_STOSB,
+	      "rep_stosb 5%% dearer than kernel (noise): hot stays rep_stosb");
+	epyc_calibration(&c);
 	config.cold_strategy = CLEARPAGE_STRATEGY_MOVQ;
 	CHECK(!policy_pick_strategies(&config, ALLOWED_NO_CLZERO, &c, &hot,
 				      &cold),

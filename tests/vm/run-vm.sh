@@ -9,9 +9,13 @@
 #                      [--module-test KO] [--ko KO]... [--bin PROGRAM]...
 #                      [--append "ARGS"]
 #                      [--log FILE] [--timeout SECONDS] [--node-mb MIB]
+#                      [--cpu MODEL]
 #
 # --node-mb sizes each of the two NUMA nodes (default 512; 1536 leaves room
 # for a 1 GiB huge page on each).
+#
+# --cpu sets QEMU's CPU model (default max; "max,erms=off" hides ERMS, so
+# the guest kernel clears with rep stosq or movq and rep_stosb is slow).
 #
 # --module-test adds the test build of the module (kmod/build.sh ... test,
 # which loads only with testing=1) as /modules/clearpage-test.ko.
@@ -35,6 +39,7 @@ bins=()
 kos=()
 timeout=1200
 node_mb=512
+cpu=max
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -49,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--node-mb) node_mb=$2; shift 2 ;;
+	--cpu) cpu=$2; shift 2 ;;
 	*) echo "run-vm.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -95,7 +101,7 @@ accel="-accel tcg,thread=${CLEARPAGE_VM_TCG_THREAD:-single}"
 [ -n "$log" ] || log=$work/console.log
 
 set +e
-timeout --foreground -k 10 "$timeout" "$qemu" $accel -cpu max -m $((2 * node_mb))M \
+timeout --foreground -k 10 "$timeout" "$qemu" $accel -cpu "$cpu" -m $((2 * node_mb))M \
 	-smp 2,sockets=2,cores=1,threads=1 \
 	-object memory-backend-ram,id=m0,size=${node_mb}M \
 	-numa node,nodeid=0,cpus=0,memdev=m0 \
