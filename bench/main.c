@@ -17,6 +17,7 @@ static const struct {
 	{ "faults", bench_faults, "page-fault latency per size and node, per module strategy" },
 	{ "replay", bench_replay, "the real policy on real clears: adaptive vs static vs oracle" },
 	{ "ab", bench_ab, "macro A/B: interleaved repeats, Welch's t-test, a verdict" },
+	{ "advise", bench_advise, "measure this CPU; its allowlist line and policy settings" },
 };
 
 static void usage(FILE *f)

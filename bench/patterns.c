@@ -181,7 +181,7 @@ static const char plot[] =
 	"plot csv every ::1 using 0:9:xtic(stringcolumn(1).' '.stringcolumn(2).' '."
 	"stringcolumn(4).' '.stringcolumn(5)) with boxes, 1 with lines lc 'black'\n";
 
-int bench_patterns(struct bench_out *out, const struct patterns_options *o)
+int bench_patterns(struct bench_out *out, struct patterns_options *o)
 {
 	struct point points[512];
 	int n = 0, i, err = 0;
@@ -192,6 +192,8 @@ int bench_patterns(struct bench_out *out, const struct patterns_options *o)
 	uint32_t *order = NULL;
 	json_object *results;
 	bool have_giga = o->gigantic;
+
+	o->nr_results = 0;
 
 	/* The points, in output order. */
 	for (enum touch t = TOUCH_NONE; t <= TOUCH_PAGE && !err; t++)
@@ -300,6 +302,11 @@ int bench_patterns(struct bench_out *out, const struct patterns_options *o)
 		json_object_object_add(j, "ns_per_4k_max", json_object_new_double(hi));
 		json_object_object_add(j, "ratio_to_kernel", json_object_new_double(med / base_med));
 		json_object_array_add(results, j);
+		if (o->results && o->nr_results < o->max_results)
+			o->results[o->nr_results++] = (struct pattern_result){
+				pt->pattern, pt->strategy, pt->chunk,
+				touch_names[pt->touch], med, med / base_med,
+			};
 	}
 	fflush(stdout);
 	bench_out_plot(out, plot);

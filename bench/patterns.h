@@ -8,6 +8,16 @@
 #define PATTERNS_CSV_HEADER \
 	"pattern,arm,chunk_bytes,chunk,touch,ns_per_4k_median,ns_per_4k_min,ns_per_4k_max,ratio_to_kernel"
 
+/* One measured point, for callers that decide on the figures (advise). */
+struct pattern_result {
+	const char *pattern;		/* "4k-cold", "2m-hot", ... */
+	int strategy;			/* CLEARPAGE_STRATEGY_KERNEL: kernel arm */
+	uint64_t chunk;			/* bytes per range; 0: pages / walk */
+	const char *touch;		/* "none", "line", "fault-page", ... */
+	double median;			/* ns per 4 KiB */
+	double ratio;			/* to the kernel arm, same pattern/touch */
+};
+
 struct patterns_options {
 	unsigned int mask;		/* strategies besides the kernel arm */
 	unsigned long runs;
@@ -16,9 +26,13 @@ struct patterns_options {
 	uint64_t chunks[8];		/* range sizes of the folio arms */
 	int nr_chunks;
 	bool gigantic;			/* measure 1g-cold */
+	/* Optional: every point's figures, up to max_results of them. */
+	struct pattern_result *results;
+	int max_results;
+	int nr_results;			/* out */
 };
 
 /* Measure, print the table, fill out->root "results", CSV and SVG. */
-int bench_patterns(struct bench_out *out, const struct patterns_options *o);
+int bench_patterns(struct bench_out *out, struct patterns_options *o);
 
 #endif /* CLEARPAGE_BENCH_PATTERNS_H */

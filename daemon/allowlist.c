@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The CPU allowlist; see allowlist.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +132,7 @@ int allowlist_parse(struct allowlist *list, const char *path, const char *text,
 			err = -EINVAL;
 			break;
 		}
+		snprintf(entry.file, sizeof(entry.file), "%s", path);
 		if (list->count == capacity) {
 			struct allowlist_entry *grown;
 
@@ -166,6 +168,80 @@ int allowlist_load(struct allowlist *list, const char *path, char *error,
 	return err;
 }
 
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Move the entries of @part to the end of @list. */
+static int append(struct allowlist *list, struct allowlist *part)
+{
+	struct allowlist_entry *grown;
+
+	if (!part->count)
+		return 0;
+	grown = realloc(list->entries,
+			(list->count + part->count) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	memcpy(grown + list->count, part->entries,
+	       part->count * sizeof(*grown));
+	list->entries = grown;
+	list->count += part->count;
+	allowlist_free(part);
+	return 0;
+}
+
+int allowlist_load_all(struct allowlist *list, const char *dir,
+		       const char *path, char *error, size_t error_size)
+{
+	struct allowlist part;
+	struct dirent *entry;
+	char **names = NULL, file[2 * CONFIG_PATH_MAX];
+	size_t count = 0, i, len;
+	DIR *d = opendir(dir);
+	int err = 0;
+
+	memset(list, 0, sizeof(*list));
+	snprintf(list->path, sizeof(list->path), "%s", path);
+	while (d && (entry = readdir(d))) {
+		char **grown;
+
+		len = strlen(entry->d_name);
+		if (len < 6 || strcmp(entry->d_name + len - 5, ".conf"))
+			continue;
+		grown = realloc(names, (count + 1) * sizeof(*names));
+		if (!grown || !(grown[count] = strdup(entry->d_name))) {
+			names = grown ? grown : names;
+			err = -ENOMEM;
+			break;
+		}
+		names = grown;
+		count++;
+	}
+	if (d)
+		closedir(d);
+	if (!err)
+		qsort(names, count, sizeof(*names), compare_strings);
+	for (i = 0; i < count && !err; i++) {
+		snprintf(file, sizeof(file), "%s/%s", dir, names[i]);
+		err = allowlist_load(&part, file, error, error_size);
+		if (!err)
+			err = append(list, &part);
+	}
+	for (i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	if (!err) {
+		err = allowlist_load(&part, path, error, error_size);
+		if (!err)
+			err = append(list, &part);
+	}
+	if (err)
+		allowlist_free(list);
+	return err;
+}
+
 void allowlist_free(struct allowlist *list)
 {
 	free(list->entries);
@@ -194,4 +270,45 @@ const struct allowlist_entry *allowlist_match(const struct allowlist *list,
 			return e;
 	}
 	return NULL;
+}
+
+int allowlist_cpu_from_cpuinfo(const char *path, char *vendor,
+			       size_t vendor_size, unsigned int *family,
+			       unsigned int *model, unsigned int *stepping)
+{
+	char line[512], value[64];
+	FILE *f = fopen(path, "re");
+	int found = 0;
+
+	if (!f)
+		return -errno;
+	/* The first processor's block is enough. */
+	while (found != 15 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "vendor_id : %63s", value) == 1) {
+			snprintf(vendor, vendor_size, "%s", value);
+			found |= 1;
+		} else if (sscanf(line, "cpu family : %u", family) == 1) {
+			found |= 2;
+		} else if (sscanf(line, "model : %u", model) == 1) {
+			found |= 4;
+		} else if (sscanf(line, "stepping : %u", stepping) == 1) {
+			found |= 8;
+		}
+	}
+	fclose(f);
+	return found == 15 ? 0 : -EINVAL;
+}
+
+void allowlist_format_strategies(unsigned int strategies, char *buf,
+				 size_t size)
+{
+	size_t used = 0;
+	int s;
+
+	buf[0] = '\0';
+	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT && used < size; s++)
+		if (strategies & (1U << s))
+			used += snprintf(buf + used, size - used, "%s%s",
+					 used ? " " : "",
+					 policy_strategy_name(s));
 }

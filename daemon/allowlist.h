@@ -26,6 +26,7 @@ struct allowlist_entry {
 	struct allowlist_range family, model, stepping;
 	unsigned int strategies;	/* bit per enum clearpage_strategy */
 	unsigned int line;
+	char file[256];			/* where the line is */
 };
 
 struct allowlist {
@@ -42,6 +43,14 @@ int allowlist_parse(struct allowlist *list, const char *path, const char *text,
 		    char *error, size_t error_size);
 int allowlist_load(struct allowlist *list, const char *path, char *error,
 		   size_t error_size);
+/*
+ * The drop-ins of @dir (*.conf, in lexical order), then @path, as one list:
+ * the first matching line wins, so a line measured for this CPU in
+ * /etc/clearpaged/cpu-allowlist.d (clearpage-bench advise --write) comes
+ * before the shipped list. A missing @dir is no error; a bad drop-in is.
+ */
+int allowlist_load_all(struct allowlist *list, const char *dir,
+		       const char *path, char *error, size_t error_size);
 void allowlist_free(struct allowlist *list);
 
 /* The matching entry, or NULL for an unlisted CPU. */
@@ -50,5 +59,17 @@ const struct allowlist_entry *allowlist_match(const struct allowlist *list,
 					      unsigned int family,
 					      unsigned int model,
 					      unsigned int stepping);
+
+/*
+ * This CPU as /proc/cpuinfo (@path) gives it, with family and model folded
+ * as the kernel (and clearpage.ko's cpu file) fold them. 0 or -errno.
+ */
+int allowlist_cpu_from_cpuinfo(const char *path, char *vendor,
+			       size_t vendor_size, unsigned int *family,
+			       unsigned int *model, unsigned int *stepping);
+
+/* "rep_stosb rep_stosq movnti" for @strategies (kernel left out). */
+void allowlist_format_strategies(unsigned int strategies, char *buf,
+				 size_t size);
 
 #endif /* CLEARPAGED_ALLOWLIST_H */

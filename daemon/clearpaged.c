@@ -9,6 +9,7 @@
 #include <string.h>
 #include <syslog.h>
 
+#include "allowlist.h"
 #include "config.h"
 #include "log.h"
 #include "manager.h"
@@ -39,6 +40,41 @@ static void warn_config(const char *message, void *arg)
 {
 	(void)arg;
 	log_line(LOG_WARNING, "%s", message);
+}
+
+/* --check-config: what the allowlist says about this CPU, as a comment. */
+static void print_cpu_verdict(const struct daemon_config *config)
+{
+	const struct allowlist_entry *entry;
+	unsigned int family, model, stepping;
+	struct allowlist list;
+	char vendor[64], error[512], names[128];
+
+	if (allowlist_cpu_from_cpuinfo("/proc/cpuinfo", vendor, sizeof(vendor),
+				       &family, &model, &stepping)) {
+		printf("\n# This CPU: unknown (no /proc/cpuinfo)\n");
+		return;
+	}
+	printf("\n# This CPU: %s family %u model %u stepping %u: ", vendor,
+	       family, model, stepping);
+	if (allowlist_load_all(&list, config->allowlist_dir, config->allowlist,
+			       error, sizeof(error))) {
+		printf("the allowlist cannot be read: %s\n", error);
+		return;
+	}
+	entry = allowlist_match(&list, vendor, family, model, stepping);
+	if (entry) {
+		allowlist_format_strategies(entry->strategies, names,
+					    sizeof(names));
+		printf("allowed %s by %s:%u\n", names, entry->file,
+		       entry->line);
+	} else {
+		printf("not on the allowlist: monitoring only%s\n",
+		       config->allow_unlisted_cpu ?
+		       ", but AllowUnlistedCPU=yes lets clearpaged act" :
+		       " (clearpage-bench advise measures it and writes a line)");
+	}
+	allowlist_free(&list);
 }
 
 int main(int argc, char **argv)
@@ -92,6 +128,7 @@ int main(int argc, char **argv)
 	config_apply_overrides(&config, &overrides);
 	if (check) {
 		config_print(&config, stdout);
+		print_cpu_verdict(&config);
 		return 0;
 	}
 	log_set_level(config.log_level);

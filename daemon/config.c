@@ -77,6 +77,8 @@ void config_defaults(struct daemon_config *config)
 	config->summary_interval = 3600;
 	snprintf(config->allowlist, sizeof(config->allowlist), "%s",
 		 DEFAULT_ALLOWLIST);
+	snprintf(config->allowlist_dir, sizeof(config->allowlist_dir), "%s",
+		 "/etc/clearpaged/cpu-allowlist.d");
 	for (i = 0; i < CONFIG_MAX_NODES; i++)
 		config->node_strategy[i] = -1;
 }
@@ -414,6 +416,8 @@ int config_load(struct daemon_config *config, const char *root,
 	if (!next)
 		return -ENOMEM;
 	config_defaults(next);
+	snprintf(next->allowlist_dir, sizeof(next->allowlist_dir),
+		 "%s/etc/clearpaged/cpu-allowlist.d", root);
 	snprintf(path, sizeof(path), "%s/etc/clearpaged.conf", root);
 	if (!exists(path))
 		snprintf(path, sizeof(path), "%s/usr/lib/clearpaged/clearpaged.conf",

@@ -47,6 +47,8 @@ struct daemon_config {
 	double summary_interval;	/* SummaryInterval=, seconds */
 	/* [CPU] */
 	char allowlist[CONFIG_PATH_MAX];	/* AllowList= */
+	/* Measured lines first: <root>/etc/clearpaged/cpu-allowlist.d. */
+	char allowlist_dir[CONFIG_PATH_MAX];
 	bool allow_unlisted_cpu;		/* AllowUnlistedCPU= */
 	/* [Node.N] Strategy=: an administrator's pin, -1 for none */
 	int node_strategy[CONFIG_MAX_NODES];

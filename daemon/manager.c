@@ -139,9 +139,10 @@ static void decide_allowlist(struct manager *m)
 	}
 	if (m->allowlist_loaded)
 		allowlist_free(&m->allowlist);
-	m->allowlist_loaded = allowlist_load(&m->allowlist,
-					     m->config.allowlist, error,
-					     sizeof(error)) == 0;
+	m->allowlist_loaded = allowlist_load_all(&m->allowlist,
+						 m->config.allowlist_dir,
+						 m->config.allowlist, error,
+						 sizeof(error)) == 0;
 	if (!m->allowlist_loaded)
 		log_line(LOG_WARNING, "cannot read the CPU allowlist: %s", error);
 	else
@@ -152,7 +153,7 @@ static void decide_allowlist(struct manager *m)
 		m->allowed = entry->strategies;
 		log_event(LOG_INFO, MESSAGE_ID_ALLOWLIST,
 			  "CPU %s family %u model %u stepping %u is on the allowlist (%s:%u)",
-			  vendor, family, model, stepping, m->config.allowlist,
+			  vendor, family, model, stepping, entry->file,
 			  entry->line);
 	} else if (m->config.allow_unlisted_cpu) {
 		m->allowed = ~0U;

@@ -6,9 +6,11 @@
 # use, a CSV with the expected rows and an SVG. Bad input exits 2 with one
 # line. Nothing here judges a number: benchmarks are not tests.
 #
-#   tests/bench/test-bench.sh BENCH_BINARY
+#   tests/bench/test-bench.sh BENCH_BINARY [CLEARPAGED_BINARY ALLOWLIST]
 set -u
 bench=$1
+clearpaged=${2:-}
+allowlist=${3:-}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 passed=0 failed=0 skipped=0
@@ -83,6 +85,29 @@ check "ab.csv: runs interleaved ABAB" sh -c "cut -d, -f1 '$out/a/ab.csv' | tail 
 check "ab.svg" svg "$out/a/ab.svg"
 check "ab prints the LKP-style line" sh -c "'$bench' ab --a true --b true --repeats 2 --out '$out/a2' 2>/dev/null | grep -qE '^ +[0-9.e-]+ +[0-9.]+% +[-+][0-9.]+% +[0-9.e-]+ +[0-9.]+%  seconds '"
 
+# advise: the figures, then either an allowlist line and policy settings
+# that clearpaged accepts (its --check-config says this CPU is allowed by
+# the written drop-in, ahead of the shipped list), or why there is none.
+check "advise runs and writes its drop-ins" \
+	"$bench" advise --runs 1 --pool 8M --write --root "$out/root" --out "$out/adv"
+check "advise.json: the fault-like patterns with ratios" \
+	json "$out/adv/advise.json" "len(d['results']) > 0 and all(r['ratio_to_kernel'] > 0 for r in d['results'])"
+if [ -f "$out/root/etc/clearpaged/cpu-allowlist.d/50-advise.conf" ]; then
+	check "advise: the allowlist line names this CPU" \
+		grep -qE "^$(sed -n 's/^vendor_id[^:]*: //p' /proc/cpuinfo | head -n 1) +0x" \
+		"$out/root/etc/clearpaged/cpu-allowlist.d/50-advise.conf"
+	if [ -n "$clearpaged" ]; then
+		printf '[CPU]\nAllowList=%s\n' "$allowlist" > "$out/root/etc/clearpaged.conf"
+		check "clearpaged accepts the advised settings and this CPU's measured line" \
+			sh -c "'$clearpaged' --check-config --config-root '$out/root' > '$out/check.txt' &&
+			       grep -q '^HotStrategy=' '$out/check.txt' &&
+			       grep -q '^# This CPU: .*: allowed .* by $out/root/etc/clearpaged/cpu-allowlist.d/50-advise.conf:[0-9]' '$out/check.txt'"
+	fi
+else
+	check "advise: no line, and it says why" \
+		sh -c "'$bench' advise --runs 1 --pool 8M --out '$out/adv2' 2>/dev/null | grep -q 'No strategy beat the kernel'"
+fi
+
 # bad input: exit 2, one line naming the problem
 expect2() {
 	local pattern=$1
@@ -102,6 +127,7 @@ check "--touch folio without huge" expect2 "--touch folio" "$bench" replay --tou
 check "huge pages that are not whole folios" expect2 "whole 2 MiB folios" "$bench" replay --backend huge --pages 100
 check "a bad --config is refused with file:line" \
 	sh -c "printf '[Policy]\nMargin=-1\n' > '$out/bad.conf'; '$bench' replay --config '$out/bad.conf' 2>&1 >/dev/null | grep -q 'bad.conf:2'"
+check "advise with a bad pool" expect2 "--pool" "$bench" advise --pool 3K
 check "ab without both arms" expect2 "both --a and --b" "$bench" ab --a true
 check "ab with one run per arm" expect2 "at least 2" "$bench" ab --a true --b true --repeats 1
 check "a failing workload fails the run" sh -c "! '$bench' ab --a true --b false --repeats 2 --out '$out/a3' 2>/dev/null"

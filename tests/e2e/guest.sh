@@ -97,7 +97,7 @@ check "it reports the EPYC calibration" grep -q '^rep_stosb 70 411' $CP/node0/ca
 
 # A decision in dry run. NonTemporal=yes: the emulated CPU has no PMU.
 mkdir -p /etc/clearpaged.conf.d
-printf '[Daemon]\nDryRun=yes\nInterval=0.5\n[CPU]\nAllowUnlistedCPU=yes\n[Policy]\nNonTemporal=yes\n' \
+printf '[Daemon]\nDryRun=yes\nInterval=0.5\n[CPU]\nAllowUnlistedCPU=yes\n[Policy]\nNonTemporal=yes\n[Baseline]\nSummaryInterval=2\n' \
 	> /etc/clearpaged.conf.d/50-e2e.conf
 check "systemctl reload applies the drop-in" systemctl reload clearpaged
 check "the reload is logged" until_ok journal_has '"MESSAGE":"configuration reloaded"'
@@ -122,6 +122,21 @@ T=120 check "the daemon switches node 0 (MESSAGE_ID 1e658545...)" \
 	until_ok journal_has '"MESSAGE_ID":"1e658545b6144d60b44d428c8542ff21"'
 check "the module says the daemon set node 0" until_ok daemon_set_node0
 info "node 0 now: $(current_strategy 0)"
+# Is it helping? The savings against the live baseline, in the journal
+# (with the catalog's explanation) and in clearpagectl status.
+T=60 check "a savings summary is logged (MESSAGE_ID e7db5ff9...)" \
+	until_ok journal_has '"MESSAGE_ID":"e7db5ff97c4740d5a1f8a1a3de542941"'
+entry=$(journalctl -o json -u clearpaged --no-pager MESSAGE_ID=e7db5ff97c4740d5a1f8a1a3de542941 | tail -n 1)
+info "savings entry: $entry"
+for field in CLEARPAGE_NODE CLEARPAGE_SINCE CLEARPAGE_SAVED_NS_4K CLEARPAGE_SAVED_SD_NS_4K \
+	CLEARPAGE_KERNEL_NS_HUGE CLEARPAGE_SAVED_NS_HUGE CLEARPAGE_PAGES_HUGE; do
+	check "the savings entry has $field" sh -c "echo '$entry' | grep -q '\"$field\":'"
+done
+check "journalctl --catalog explains the savings" \
+	sh -c "journalctl -x -u clearpaged --no-pager MESSAGE_ID=e7db5ff97c4740d5a1f8a1a3de542941 | grep -q 'Subject: clearpage saved time'"
+check "clearpagectl status shows what the daemon saved" \
+	until_ok sh -c "clearpagectl status | grep -q 'saved .* against the kernel.s routine since'"
+info "clearpagectl status: $(clearpagectl status | grep 'saved' | tr '\n' '|')"
 stop_load
 
 # A killed daemon is restarted; a hung one is caught by the watchdog.

@@ -19,7 +19,9 @@ wait_log() {
 }
 
 check "the guest CPU has no ERMS" sh -c "! grep -qw erms /proc/cpuinfo"
-if ! load_module clearpage; then
+# reference_shift=1: one frame and one folio position in two is a
+# reference, so a THP load that recycles a few dozen folios has some.
+if ! load_module clearpage reference_shift=1; then
 	fail "insmod clearpage.ko"
 	return 0
 fi
@@ -41,7 +43,7 @@ check "node 0 runs rep_stosb unpinned, node 1's 4k backend pinned" \
 	test "$(current_strategy 0):$(cat $CP/node0/pinned):$(backend_strategy 1 4k):$(cat $CP/node1/pinned_4k)" = "rep_stosb:0:rep_stosb:1"
 cptest fault --kind 4k --node 0 --mb 4 --seconds 600 >/tmp/load0 2>&1 &
 load0=$!
-cptest fault --kind thp --node 0 --mb 8 --seconds 600 >/tmp/load1 2>&1 &
+cptest fault --kind thp --node 0 --mb 32 --seconds 600 >/tmp/load1 2>&1 &
 load1=$!
 cptest fault --kind 4k --node 1 --mb 4 --seconds 600 >/tmp/load2 2>&1 &
 load2=$!
@@ -56,6 +58,7 @@ for b in 4k huge; do
 		test "$(backend_strategy 0 $b)" = kernel
 done
 info "$(grep 'returned to kernel' $DLOG | tr '\n' ' ')"
+info "node0 stats: $(grep -E '^(pages_huge_(kernel|rep_stosb)|samples_huge_rep_stosb|reference_(pages|sample_ns)_huge) ' $CP/node0/stats | tr '\n' ' ')"
 check "node 1 4k, pinned: a warning, no change" \
 	wait_log "node 1 4k: rep_stosb cost [0-9]* ns/page, the kernel's routine [0-9]* ns/page over the last [0-9]* s (+[0-9]*%): pinned by an administrator: leaving it"
 check "node 1 4k still runs rep_stosb" test "$(backend_strategy 1 4k)" = rep_stosb
@@ -67,6 +70,7 @@ check "a savings summary is logged" wait_log "node 0 saved -[0-9.]* s against th
 # saves no more; then one more summary.
 kill $load0 $load1 $load2
 wait $load0 $load1 $load2 2>/dev/null
+info "THP load: $(tail -n 2 /tmp/load1 | tr '\n' ' ')"
 sleep 1
 summaries=$(grep -c "node 0 saved" $DLOG)
 check "another summary after the load stopped" wait_log "node 0 saved" $((summaries + 1))

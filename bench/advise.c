@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpage-bench advise: measure this CPU with the fault-like patterns of
+ * "strategies", and say which strategies clearpaged should be allowed here
+ * (a CPU allowlist line) and which policy settings fit, each with the
+ * figures behind it. --write puts them in drop-ins clearpaged reads:
+ * /etc/clearpaged/cpu-allowlist.d/50-advise.conf (before the shipped list,
+ * so the measured line wins) and /etc/clearpaged.conf.d/50-advise.conf.
+ *
+ * The rules, on medians measured side by side with the kernel's own way:
+ *  - a strategy is allowed when it beats the kernel by at least 5% on a
+ *    cold pattern as faults see it (4k-cold touching the first line, or
+ *    2m-cold touching the faulting subpage), or when it is rep_stosb and
+ *    costs at most 10% more than the kernel on hot pages;
+ *  - HotStrategy: rep_stosb when it costs at most 10% more than the
+ *    kernel on 4k-hot, else kernel (no ERMS);
+ *  - ColdStrategy: the allowed strategy with the lowest geometric mean of
+ *    its two cold ratios;
+ *  - NonTemporal: yes when that strategy is non-temporal and still beats
+ *    the kernel when the application reads the whole page (4k-cold, page)
+ *    and the whole folio (2m-cold, folio) right after; auto (only where
+ *    cache-miss counters watch it) otherwise.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "../daemon/allowlist.h"
+#include "bench.h"
+#include "patterns.h"
+
+#define WIN 0.95	/* beats the kernel: at most 95% of its time */
+#define HOT_TOLERANCE 1.10
+
+struct verdict {
+	double cold4k, cold2m;		/* ratios, touched as faults touch */
+	double page4k, folio2m;		/* ratios, everything read after */
+	double hot4k, hot2m;
+	bool measured, allowed;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: clearpage-bench advise [--runs N] [--cpu N] [--node N] [--pool SIZE]\n"
+		"                              [--write] [--root DIR] [--out DIR]\n\n"
+		"Measure this CPU with the fault-like patterns of 'strategies' and print the\n"
+		"CPU allowlist line and the policy settings for clearpaged, with the figures\n"
+		"behind each choice. --write installs them as drop-ins (needs root):\n"
+		"DIR/etc/clearpaged/cpu-allowlist.d/50-advise.conf and\n"
+		"DIR/etc/clearpaged.conf.d/50-advise.conf (--root DIR, default /).\n"
+		"Benchmark on a quiet machine, pinned with --cpu.\n");
+}
+
+static double ratio_of(const struct patterns_options *po, const char *pattern,
+		       const char *touch, int strategy)
+{
+	int i;
+
+	for (i = 0; i < po->nr_results; i++) {
+		const struct pattern_result *r = &po->results[i];
+
+		if (r->strategy == strategy && !strcmp(r->pattern, pattern) &&
+		    !strcmp(r->touch, touch) &&
+		    (!r->chunk || r->chunk == BENCH_HUGE))
+			return r->ratio;
+	}
+	return NAN;
+}
+
+static void judge(const struct patterns_options *po, int s, struct verdict *v)
+{
+	v->cold4k = ratio_of(po, "4k-cold", "line", s);
+	v->cold2m = ratio_of(po, "2m-cold", "fault-page", s);
+	v->page4k = ratio_of(po, "4k-cold", "page", s);
+	v->folio2m = ratio_of(po, "2m-cold", "folio", s);
+	v->hot4k = ratio_of(po, "4k-hot", "none", s);
+	v->hot2m = ratio_of(po, "2m-hot", "none", s);
+	v->measured = !isnan(v->cold4k) && !isnan(v->cold2m) && !isnan(v->hot4k);
+	v->allowed = v->measured &&
+		     (v->cold4k <= WIN || v->cold2m <= WIN ||
+		      (s == CLEARPAGE_STRATEGY_REP_STOSB &&
+		       v->hot4k <= HOT_TOLERANCE));
+}
+
+static int write_file(const char *path, const char *text)
+{
+	char dir[1024], *slash;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(dir, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "we");
+	if (!f || fputs(text, f) == EOF || fclose(f)) {
+		bench_error("cannot write %s: %m", path);
+		return -1;
+	}
+	printf("wrote %s\n", path);
+	return 0;
+}
+
+int bench_advise(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "runs", required_argument, NULL, 'r' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "node", required_argument, NULL, 'n' },
+		{ "pool", required_argument, NULL, 'P' },
+		{ "write", no_argument, NULL, 'w' },
+		{ "root", required_argument, NULL, 'R' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	static struct pattern_result results[512];
+	struct patterns_options po = {
+		.pool_bytes = 1ULL << 30, .chunks = { BENCH_HUGE }, .nr_chunks = 1,
+		.results = results, .max_results = 512,
+	};
+	struct verdict v[CLEARPAGE_STRATEGY_COUNT] = { 0 };
+	unsigned long runs = 5, cpu = ~0UL, node = ~0UL;
+	unsigned int mask = 0, family, model, stepping, allowed = 0;
+	const char *dir = "bench-results", *root = "", *pool = NULL;
+	char vendor[64], names[128], line[256], why[2048], text[4096];
+	char path[1024], error[512], date[32];
+	int opt, s, hot, cold = -1, err;
+	bool write = false, nt_yes = false;
+	struct allowlist check;
+	struct bench_out out;
+	size_t used = 0;
+	time_t now = time(NULL);
+
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'r':
+			if (bench_parse_uint(optarg, "--runs", 1000, &runs) || !runs)
+				return 2;
+			break;
+		case 'c':
+			if (bench_parse_uint(optarg, "--cpu", 4095, &cpu))
+				return 2;
+			break;
+		case 'n':
+			if (bench_parse_uint(optarg, "--node", 1023, &node))
+				return 2;
+			break;
+		case 'P': pool = optarg; break;
+		case 'w': write = true; break;
+		case 'R': root = optarg; break;
+		case 'o': dir = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (pool && (bench_parse_sizes(pool, &po.pool_bytes, 1) != 1 ||
+		     po.pool_bytes < 16 * BENCH_PAGE)) {
+		bench_error("--pool: '%s' is not a size of at least 64K, a multiple of 4K", pool);
+		return 2;
+	}
+	if (allowlist_cpu_from_cpuinfo("/proc/cpuinfo", vendor, sizeof(vendor),
+				       &family, &model, &stepping)) {
+		bench_error("cannot read this CPU's vendor, family and model from /proc/cpuinfo");
+		return 1;
+	}
+	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if (bench_strategy_usable(s))
+			mask |= 1U << s;
+	if (cpu != ~0UL && bench_bind_cpu((int)cpu))
+		return 1;
+	po.mask = mask;
+	po.runs = runs;
+	po.node = node == ~0UL ? -1 : (int)node;
+	if (bench_out_open(&out, dir, "advise", argc, argv, PATTERNS_CSV_HEADER))
+		return 1;
+	err = bench_patterns(&out, &po);
+	err = bench_out_close(&out) || err;
+	if (err)
+		return 1;
+
+	/* The figures behind every choice. */
+	printf("\n%s family %u (0x%x) model %u (0x%x) stepping %u: ratio of each strategy's time to the kernel's (below 1: faster)\n",
+	       vendor, family, family, model, model, stepping);
+	printf("  %-10s %9s %9s %9s %9s %9s %9s  %s\n", "strategy", "4k-cold",
+	       "2m-cold", "4k-page", "2m-folio", "4k-hot", "2m-hot",
+	       "allowed");
+	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		if (!(mask & (1U << s)))
+			continue;
+		judge(&po, s, &v[s]);
+		if (v[s].allowed)
+			allowed |= 1U << s;
+		printf("  %-10s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f  %s\n",
+		       bench_strategy_names[s], v[s].cold4k, v[s].cold2m,
+		       v[s].page4k, v[s].folio2m, v[s].hot4k, v[s].hot2m,
+		       v[s].allowed ? "yes" : "no");
+	}
+	printf("  (4k-cold touches the first line after each clear, 2m-cold the faulting subpage;\n"
+	       "   4k-page and 2m-folio read everything; cold ratios <= %.2f or, for rep_stosb,\n"
+	       "   4k-hot <= %.2f allow a strategy)\n\n", WIN, HOT_TOLERANCE);
+
+	if (!allowed) {
+		printf("No strategy beat the kernel's routine here: leave this CPU unlisted (clearpaged only monitors it).\n");
+		return 0;
+	}
+	hot = (mask & (1U << CLEARPAGE_STRATEGY_REP_STOSB)) &&
+	      v[CLEARPAGE_STRATEGY_REP_STOSB].hot4k <= HOT_TOLERANCE ?
+	      CLEARPAGE_STRATEGY_REP_STOSB : CLEARPAGE_STRATEGY_KERNEL;
+	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if ((allowed & (1U << s)) &&
+		    (cold < 0 || sqrt(v[s].cold4k * v[s].cold2m) <
+				 sqrt(v[cold].cold4k * v[cold].cold2m)))
+			cold = s;
+	if (clearpage_strategy_non_temporal(cold))
+		nt_yes = v[cold].page4k < 1 && v[cold].folio2m < 1;
+
+	allowlist_format_strategies(allowed, names, sizeof(names));
+	snprintf(line, sizeof(line), "%s  0x%x  0x%x  *  %s", vendor, family,
+		 model, names);
+	used += snprintf(why + used, sizeof(why) - used,
+			 "# HotStrategy=%s: rep_stosb costs %.2fx the kernel's routine on hot 4 KiB pages%s.\n",
+			 bench_strategy_names[hot],
+			 v[CLEARPAGE_STRATEGY_REP_STOSB].hot4k,
+			 hot == CLEARPAGE_STRATEGY_KERNEL ? " (more than 1.10x: no ERMS)" : "");
+	used += snprintf(why + used, sizeof(why) - used,
+			 "# ColdStrategy=%s: %.2fx the kernel on cold 4 KiB faults, %.2fx on cold 2 MiB folios.\n",
+			 bench_strategy_names[cold], v[cold].cold4k, v[cold].cold2m);
+	if (clearpage_strategy_non_temporal(cold))
+		snprintf(why + used, sizeof(why) - used,
+			 "# NonTemporal=%s: with the whole page read right after, %.2fx (4 KiB) and %.2fx (2 MiB folio read whole)%s.\n",
+			 nt_yes ? "yes" : "auto", v[cold].page4k, v[cold].folio2m,
+			 nt_yes ? "" : ": the application pays the misses, so only where cache-miss counters watch it");
+	else
+		snprintf(why + used, sizeof(why) - used,
+			 "# NonTemporal=auto: the best cold strategy is not non-temporal.\n");
+
+	/* What the daemon will parse: check it before printing it. */
+	if (allowlist_parse(&check, "advise", line, error, sizeof(error))) {
+		bench_error("the allowlist line does not parse (%s): %s", error, line);
+		return 1;
+	}
+	allowlist_free(&check);
+	strftime(date, sizeof(date), "%Y-%m-%d", localtime(&now));
+
+	printf("CPU allowlist line (clearpaged may choose these here):\n%s\n\n", line);
+	printf("Policy settings ([Policy] in clearpaged.conf):\nHotStrategy=%s\nColdStrategy=%s\nNonTemporal=%s\n\n%s",
+	       bench_strategy_names[hot], bench_strategy_names[cold],
+	       nt_yes ? "yes" : "auto", why);
+	if (!write)
+		return 0;
+
+	snprintf(text, sizeof(text),
+		 "# Measured by clearpage-bench advise on %s (%lu runs); see the ratios\n"
+		 "# in advise.json. A measured line here comes before the shipped list.\n"
+		 "%s\n", date, runs, line);
+	snprintf(path, sizeof(path), "%s/etc/clearpaged/cpu-allowlist.d/50-advise.conf",
+		 root);
+	if (write_file(path, text))
+		return 1;
+	snprintf(text, sizeof(text),
+		 "# Measured by clearpage-bench advise on %s for %s family 0x%x model 0x%x.\n"
+		 "%s[Policy]\nHotStrategy=%s\nColdStrategy=%s\nNonTemporal=%s\n",
+		 date, vendor, family, model, why, bench_strategy_names[hot],
+		 bench_strategy_names[cold], nt_yes ? "yes" : "auto");
+	snprintf(path, sizeof(path), "%s/etc/clearpaged.conf.d/50-advise.conf", root);
+	if (write_file(path, text))
+		return 1;
+	printf("Apply with: systemctl reload clearpaged\n");
+	return 0;
+}
