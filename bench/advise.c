@@ -8,17 +8,18 @@
  * so the measured line wins) and /etc/clearpaged.conf.d/50-advise.conf.
  *
  * The rules, on medians measured side by side with the kernel's own way:
- *  - a strategy is allowed when it beats the kernel by at least 5% on a
+ *  - a strategy is allowed where it beats the kernel by at least 5% on a
  *    cold pattern as faults see it (4k-cold touching the first line, or
- *    2m-cold touching the faulting subpage), or when it is rep_stosb and
- *    costs at most 10% more than the kernel on hot pages;
+ *    2m-cold touching the faulting subpage) and is within 10% of the best
+ *    strategy there, and rep_stosb where it costs at most 10% more than
+ *    the kernel on hot pages (it is the hot strategy);
  *  - HotStrategy: rep_stosb when it costs at most 10% more than the
  *    kernel on 4k-hot, else kernel (no ERMS);
- *  - ColdStrategy: the allowed strategy with the lowest geometric mean of
- *    its two cold ratios;
- *  - NonTemporal: yes when that strategy is non-temporal and still beats
- *    the kernel when the application reads the whole page (4k-cold, page)
- *    and the whole folio (2m-cold, folio) right after; auto (only where
+ *  - ColdStrategy: auto, which picks per backend the allowed strategy with
+ *    the lowest calibrated cold cost (what it will pick is printed);
+ *  - NonTemporal: yes when every non-temporal pick stays ahead of the best
+ *    temporal strategy (the kernel included) even when the application
+ *    reads the whole page or folio right after; auto (only where
  *    cache-miss counters watch it) otherwise.
  */
 #include <getopt.h>
@@ -35,6 +36,7 @@
 
 #define WIN 0.95	/* beats the kernel: at most 95% of its time */
 #define HOT_TOLERANCE 1.10
+#define NEAR 1.10	/* within 10% of the best strategy */
 
 struct verdict {
 	double cold4k, cold2m;		/* ratios, touched as faults touch */
@@ -81,10 +83,16 @@ static void judge(const struct patterns_options *po, int s, struct verdict *v)
 	v->hot4k = ratio_of(po, "4k-hot", "none", s);
 	v->hot2m = ratio_of(po, "2m-hot", "none", s);
 	v->measured = !isnan(v->cold4k) && !isnan(v->cold2m) && !isnan(v->hot4k);
-	v->allowed = v->measured &&
-		     (v->cold4k <= WIN || v->cold2m <= WIN ||
-		      (s == CLEARPAGE_STRATEGY_REP_STOSB &&
-		       v->hot4k <= HOT_TOLERANCE));
+}
+
+/* Allowed: near the best on a cold pattern and beating the kernel there. */
+static bool allow(const struct verdict *v, int s, double best4k, double best2m)
+{
+	if (!v->measured)
+		return false;
+	return (v->cold4k <= WIN && v->cold4k <= NEAR * best4k) ||
+	       (v->cold2m <= WIN && v->cold2m <= NEAR * best2m) ||
+	       (s == CLEARPAGE_STRATEGY_REP_STOSB && v->hot4k <= HOT_TOLERANCE);
 }
 
 static int write_file(const char *path, const char *text)
@@ -131,8 +139,9 @@ int bench_advise(int argc, char **argv)
 	const char *dir = "bench-results", *root = "", *pool = NULL;
 	char vendor[64], names[128], line[256], why[2048], text[4096];
 	char path[1024], error[512], date[32];
-	int opt, s, hot, cold = -1, err;
-	bool write = false, nt_yes = false;
+	int opt, s, b, hot, pick[2], err;
+	double best4k = 1, best2m = 1;
+	bool write = false, nt_yes, nt_any;
 	struct allowlist check;
 	struct bench_out out;
 	size_t used = 0;
@@ -199,6 +208,15 @@ int bench_advise(int argc, char **argv)
 		if (!(mask & (1U << s)))
 			continue;
 		judge(&po, s, &v[s]);
+		if (v[s].measured && v[s].cold4k < best4k)
+			best4k = v[s].cold4k;
+		if (v[s].measured && v[s].cold2m < best2m)
+			best2m = v[s].cold2m;
+	}
+	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		if (!(mask & (1U << s)))
+			continue;
+		v[s].allowed = allow(&v[s], s, best4k, best2m);
 		if (v[s].allowed)
 			allowed |= 1U << s;
 		printf("  %-10s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f  %s\n",
@@ -207,8 +225,9 @@ int bench_advise(int argc, char **argv)
 		       v[s].allowed ? "yes" : "no");
 	}
 	printf("  (4k-cold touches the first line after each clear, 2m-cold the faulting subpage;\n"
-	       "   4k-page and 2m-folio read everything; cold ratios <= %.2f or, for rep_stosb,\n"
-	       "   4k-hot <= %.2f allow a strategy)\n\n", WIN, HOT_TOLERANCE);
+	       "   4k-page and 2m-folio read everything. Allowed: a cold ratio <= %.2f and within\n"
+	       "   %.0f%% of the best one, or, for rep_stosb, 4k-hot <= %.2f)\n\n",
+	       WIN, (NEAR - 1) * 100, HOT_TOLERANCE);
 
 	if (!allowed) {
 		printf("No strategy beat the kernel's routine here: leave this CPU unlisted (clearpaged only monitors it).\n");
@@ -217,33 +236,57 @@ int bench_advise(int argc, char **argv)
 	hot = (mask & (1U << CLEARPAGE_STRATEGY_REP_STOSB)) &&
 	      v[CLEARPAGE_STRATEGY_REP_STOSB].hot4k <= HOT_TOLERANCE ?
 	      CLEARPAGE_STRATEGY_REP_STOSB : CLEARPAGE_STRATEGY_KERNEL;
-	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
-		if ((allowed & (1U << s)) &&
-		    (cold < 0 || sqrt(v[s].cold4k * v[s].cold2m) <
-				 sqrt(v[cold].cold4k * v[cold].cold2m)))
-			cold = s;
-	if (clearpage_strategy_non_temporal(cold))
-		nt_yes = v[cold].page4k < 1 && v[cold].folio2m < 1;
+	/* What ColdStrategy=auto will pick per backend, and whether it may
+	 * be non-temporal even when the application reads everything. */
+	nt_yes = true;
+	nt_any = false;
+	for (b = 0; b < 2; b++) {
+		double best_temporal = 1;	/* the kernel's own way */
 
-	allowlist_format_strategies(allowed, names, sizeof(names));
-	snprintf(line, sizeof(line), "%s  0x%x  0x%x  *  %s", vendor, family,
-		 model, names);
+		pick[b] = -1;
+		for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+			double c = b ? v[s].cold2m : v[s].cold4k;
+			double read = b ? v[s].folio2m : v[s].page4k;
+
+			if (!(allowed & (1U << s)))
+				continue;
+			if (pick[b] < 0 || c < (b ? v[pick[b]].cold2m : v[pick[b]].cold4k))
+				pick[b] = s;
+			if (!clearpage_strategy_non_temporal(s) && read < best_temporal)
+				best_temporal = read;
+		}
+		if (pick[b] >= 0 && clearpage_strategy_non_temporal(pick[b])) {
+			double read = b ? v[pick[b]].folio2m : v[pick[b]].page4k;
+
+			nt_any = true;
+			nt_yes &= read < best_temporal;
+			used += snprintf(why + used, sizeof(why) - used,
+					 "# %s: %s stays at %.2fx the kernel with the whole %s read right after, the best temporal strategy at %.2fx.\n",
+					 b ? "huge" : "4k", bench_strategy_names[pick[b]],
+					 read, b ? "folio" : "page", best_temporal);
+		}
+	}
+	nt_yes &= nt_any;
 	used += snprintf(why + used, sizeof(why) - used,
 			 "# HotStrategy=%s: rep_stosb costs %.2fx the kernel's routine on hot 4 KiB pages%s.\n",
 			 bench_strategy_names[hot],
 			 v[CLEARPAGE_STRATEGY_REP_STOSB].hot4k,
 			 hot == CLEARPAGE_STRATEGY_KERNEL ? " (more than 1.10x: no ERMS)" : "");
 	used += snprintf(why + used, sizeof(why) - used,
-			 "# ColdStrategy=%s: %.2fx the kernel on cold 4 KiB faults, %.2fx on cold 2 MiB folios.\n",
-			 bench_strategy_names[cold], v[cold].cold4k, v[cold].cold2m);
-	if (clearpage_strategy_non_temporal(cold))
-		snprintf(why + used, sizeof(why) - used,
-			 "# NonTemporal=%s: with the whole page read right after, %.2fx (4 KiB) and %.2fx (2 MiB folio read whole)%s.\n",
-			 nt_yes ? "yes" : "auto", v[cold].page4k, v[cold].folio2m,
-			 nt_yes ? "" : ": the application pays the misses, so only where cache-miss counters watch it");
-	else
-		snprintf(why + used, sizeof(why) - used,
-			 "# NonTemporal=auto: the best cold strategy is not non-temporal.\n");
+			 "# ColdStrategy=auto: per backend the allowed strategy with the lowest calibrated cold cost; measured here, 4k: %s (%.2fx the kernel), huge: %s (%.2fx).\n",
+			 pick[0] >= 0 ? bench_strategy_names[pick[0]] : "kernel",
+			 pick[0] >= 0 ? v[pick[0]].cold4k : 1.0,
+			 pick[1] >= 0 ? bench_strategy_names[pick[1]] : "kernel",
+			 pick[1] >= 0 ? v[pick[1]].cold2m : 1.0);
+	snprintf(why + used, sizeof(why) - used,
+		 "# NonTemporal=%s: %s.\n", nt_yes ? "yes" : "auto",
+		 !nt_any ? "no backend's best cold strategy is non-temporal" :
+		 nt_yes ? "the non-temporal picks win even when everything is read after the clear" :
+		 "where the application reads the page right after, it pays the misses: only where cache-miss counters watch it");
+
+	allowlist_format_strategies(allowed, names, sizeof(names));
+	snprintf(line, sizeof(line), "%s  0x%x  0x%x  *  %s", vendor, family,
+		 model, names);
 
 	/* What the daemon will parse: check it before printing it. */
 	if (allowlist_parse(&check, "advise", line, error, sizeof(error))) {
@@ -254,9 +297,8 @@ int bench_advise(int argc, char **argv)
 	strftime(date, sizeof(date), "%Y-%m-%d", localtime(&now));
 
 	printf("CPU allowlist line (clearpaged may choose these here):\n%s\n\n", line);
-	printf("Policy settings ([Policy] in clearpaged.conf):\nHotStrategy=%s\nColdStrategy=%s\nNonTemporal=%s\n\n%s",
-	       bench_strategy_names[hot], bench_strategy_names[cold],
-	       nt_yes ? "yes" : "auto", why);
+	printf("Policy settings ([Policy] in clearpaged.conf):\nHotStrategy=%s\nColdStrategy=auto\nNonTemporal=%s\n\n%s",
+	       bench_strategy_names[hot], nt_yes ? "yes" : "auto", why);
 	if (!write)
 		return 0;
 
@@ -270,9 +312,9 @@ int bench_advise(int argc, char **argv)
 		return 1;
 	snprintf(text, sizeof(text),
 		 "# Measured by clearpage-bench advise on %s for %s family 0x%x model 0x%x.\n"
-		 "%s[Policy]\nHotStrategy=%s\nColdStrategy=%s\nNonTemporal=%s\n",
+		 "%s[Policy]\nHotStrategy=%s\nColdStrategy=auto\nNonTemporal=%s\n",
 		 date, vendor, family, model, why, bench_strategy_names[hot],
-		 bench_strategy_names[cold], nt_yes ? "yes" : "auto");
+		 nt_yes ? "yes" : "auto");
 	snprintf(path, sizeof(path), "%s/etc/clearpaged.conf.d/50-advise.conf", root);
 	if (write_file(path, text))
 		return 1;
