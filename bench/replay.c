@@ -13,8 +13,9 @@
  * them (ranges, faulting subpage 0 last), the kernel arm being the
  * kernel's 4 KiB walk. Each interval the policy gets what the daemon gets from the
  * module: timed clears of the current strategy (one page in --sample-every),
- * their mean cost, and timed reference clears with the hot strategy while a
- * non-temporal strategy runs. Reference clears go to fixed frames (frame
+ * their mean cost, and timed reference clears with the kernel's own way
+ * (its routine; its walk for folios) while any other strategy runs: the
+ * live baseline. Reference clears go to fixed frames (frame
  * number % --reference-every == 0), which therefore stay in the state the
  * hot strategy would keep them in: a non-temporal clear would have evicted a
  * recycled page, and a reference clear on it would measure the eviction
@@ -102,9 +103,9 @@ static void usage(FILE *f)
 		"  --repeats         repeats of every arm, medians reported (default 3)\n"
 		"  --sample-every    time one clear in N, as the module does with its\n"
 		"                    default sample_shift=6 (default 64)\n"
-		"  --reference-every frames (one in N) cleared with the hot strategy while\n"
-		"                    a non-temporal one runs; 0: none, the policy probes\n"
-		"                    (default 32)\n"
+		"  --reference-every frames (one in N) cleared the kernel's own way while\n"
+		"                    any other strategy runs, the live baseline; 0: none,\n"
+		"                    the policy probes (default 32)\n"
 		"  --config          take [Policy] from this clearpaged.conf file\n"
 		"  --out             directory for replay.{json,csv,svg} and\n"
 		"                    replay-timeline.csv (default bench-results)\n");
@@ -225,11 +226,17 @@ static void calibrate(struct replay *r, char *buf)
 		r->calibration.valid[s] = true;
 		r->allowed |= 1U << s;
 	}
-	/* As the daemon does: kernel is calibrated as the kernel's routine. */
-	s = bench_kernel_routine();
+	/*
+	 * As the module does: kernel is calibrated as the kernel clears, its
+	 * routine on 4 KiB pages and its 4 KiB-at-a-time walk on folios.
+	 */
+	for (int round = 0; round < CAL_ROUNDS; round++) {
+		hot[0][round] = calibrate_one(r, CLEARPAGE_STRATEGY_KERNEL, buf, false);
+		cold[0][round] = calibrate_one(r, CLEARPAGE_STRATEGY_KERNEL, buf, true);
+	}
+	bench_summary(hot[0], CAL_ROUNDS, &r->calibration.hot_ns[0], &lo, &hi);
+	bench_summary(cold[0], CAL_ROUNDS, &r->calibration.cold_ns[0], &lo, &hi);
 	r->calibration.valid[0] = true;
-	r->calibration.hot_ns[0] = r->calibration.hot_ns[s];
-	r->calibration.cold_ns[0] = r->calibration.cold_ns[s];
 	if (!bench_cpu.has_erms && !r->huge)
 		r->allowed |= 1U << CLEARPAGE_STRATEGY_KERNEL;
 }
@@ -293,10 +300,11 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			/*
 			 * Every arm is instrumented as the module instruments
 			 * every strategy (timed samples, reference frames
-			 * beside a non-temporal one): only the choice differs.
+			 * beside any strategy but kernel): only the choice
+			 * differs.
 			 */
 			bool refs = r->reference_every &&
-				    clearpage_strategy_non_temporal(strategy);
+				    strategy != CLEARPAGE_STRATEGY_KERNEL;
 			struct policy_sample sample = { .pages = r->pages };
 			struct policy_decision d;
 			uint64_t t0 = bench_now_ns();
@@ -310,8 +318,8 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 					uint64_t c0 = bench_ticks();
 
 					/* The module's reference clear:
-					 * the kernel's instruction. */
-					clear_unit(r, bench_kernel_routine(), page);
+					 * the kernel's own way. */
+					clear_unit(r, CLEARPAGE_STRATEGY_KERNEL, page);
 					ref_ticks += bench_ticks() - c0;
 					ref_n += r->unit_pages;
 				} else if (r->huge || p % r->sample_every == 0) {
@@ -335,7 +343,7 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 				continue;
 			sample.samples = main_n;
 			sample.ns_per_page = main_n ? main_ticks * ns_per_tick / main_n : 0;
-			sample.ref_strategy = bench_kernel_routine();
+			sample.ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
 			sample.ref_samples = ref_n;
 			sample.ref_ns_per_page = ref_n ? ref_ticks * ns_per_tick / ref_n : 0;
 			policy_step(&r->config, r->allowed, &r->calibration, &node,

@@ -597,12 +597,13 @@ static void step_unit(struct manager *m, const struct cp_node_info *info,
 	calibration_of(info, backend, &calibration);
 	policy_step(&m->config.policy, m->allowed & available_mask(info),
 		    &calibration, &u->policy, &sample, be->pinned, &d);
-	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f: %s",
+	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f, saved %.0f ns this interval: %s",
 		 info->node, cp_backend_name(backend),
 		 policy_strategy_name(be->strategy),
 		 (unsigned long long)sample.samples, sample.ns_per_page,
 		 d.cold_fraction, sample.counted ? sample.kernel_miss_ratio : -1,
-		 d.user_misses_per_page, d.reason);
+		 d.user_misses_per_page,
+		 u->savings.last_valid ? u->savings.last_saved_ns : 0, d.reason);
 	u->cold_fraction = d.cold_fraction;
 	u->ns_per_page = sample.samples ? sample.ns_per_page : 0;
 	if (d.action != POLICY_HOLD)
@@ -648,6 +649,8 @@ static void write_savings(struct manager *m, int count)
 				.kernel_ns = u->savings.kernel_ns,
 				.pages = u->savings.estimated_pages,
 				.unestimated_pages = u->savings.unestimated_pages,
+				.last_saved_ns = u->savings.last_valid ?
+						 u->savings.last_saved_ns : 0,
 			};
 		}
 	}

@@ -137,9 +137,7 @@ static int put_strategies(struct sk_buff *skb, struct clearpage_node *node,
 	mutex_lock(&node->calibration_lock);
 	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT && !err;
 	     strategy++) {
-		if (!clearpage_strategy_usable(strategy) ||
-		    (what == FILL_CALIBRATION &&
-		     strategy == CLEARPAGE_STRATEGY_KERNEL))
+		if (!clearpage_strategy_usable(strategy))
 			continue;
 		err = put_strategy_entry(skb, node, &sum, strategy, what);
 	}

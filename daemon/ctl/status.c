@@ -175,11 +175,13 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 				continue;
 			printf("%s\"%s\":{\"since\":%lld,\"saved_ns\":%.0f,"
 			       "\"uncertainty_ns\":%.0f,\"kernel_ns\":%.0f,"
-			       "\"pages\":%llu,\"unestimated_pages\":%llu}",
+			       "\"pages\":%llu,\"unestimated_pages\":%llu,"
+			       "\"last_interval_saved_ns\":%.0f}",
 			       i++ ? "," : ",\"savings\":{", cp_backend_name(b),
 			       v->since, v->saved_ns, v->uncertainty_ns,
 			       v->kernel_ns, (unsigned long long)v->pages,
-			       (unsigned long long)v->unestimated_pages);
+			       (unsigned long long)v->unestimated_pages,
+			       v->last_saved_ns);
 		}
 		if (i)
 			printf("}");

@@ -12,7 +12,7 @@
 #include "clearpage-client.h"
 #include "savings-file.h"
 
-#define HEADER "# node backend since saved_ns uncertainty_ns kernel_ns pages unestimated_pages\n"
+#define HEADER "# node backend since saved_ns uncertainty_ns kernel_ns pages unestimated_pages last_saved_ns\n"
 
 int cp_savings_write(const char *path, const struct cp_savings *entries,
 		     int count)
@@ -37,11 +37,12 @@ int cp_savings_write(const char *path, const struct cp_savings *entries,
 	for (i = 0; i < count; i++) {
 		const struct cp_savings *e = &entries[i];
 
-		fprintf(f, "%u %s %lld %.0f %.0f %.0f %llu %llu\n", e->node,
+		fprintf(f, "%u %s %lld %.0f %.0f %.0f %llu %llu %.0f\n", e->node,
 			cp_backend_name(e->backend), e->since, e->saved_ns,
 			e->uncertainty_ns < 0 ? -1 : e->uncertainty_ns,
 			e->kernel_ns, (unsigned long long)e->pages,
-			(unsigned long long)e->unestimated_pages);
+			(unsigned long long)e->unestimated_pages,
+			e->last_saved_ns);
 	}
 	if (fchmod(fd, 0644) || fflush(f))
 		err = -errno;
@@ -72,9 +73,10 @@ int cp_savings_read(const char *path, struct cp_savings *entries, int max)
 
 		if (count >= max)
 			break;
-		if (sscanf(line, "%u %15s %lld %lf %lf %lf %llu %llu", &e.node,
+		if (sscanf(line, "%u %15s %lld %lf %lf %lf %llu %llu %lf", &e.node,
 			   backend, &e.since, &e.saved_ns, &e.uncertainty_ns,
-			   &e.kernel_ns, &pages, &unestimated) != 8 ||
+			   &e.kernel_ns, &pages, &unestimated,
+			   &e.last_saved_ns) != 9 ||
 		    (e.backend = cp_backend_from_name(backend)) < 0) {
 			err = -EINVAL;
 			break;

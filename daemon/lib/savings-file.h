@@ -5,11 +5,13 @@
  * CP_SAVINGS_FILE, one line per node and backend after a comment line,
  *
  *   NODE BACKEND SINCE SAVED_NS UNCERTAINTY_NS KERNEL_NS PAGES UNESTIMATED
+ *   LAST_SAVED_NS
  *
  * SINCE: when accounting began (seconds since the epoch); UNCERTAINTY_NS:
  * one standard deviation, -1 while unknown; KERNEL_NS: what the kernel's
  * routine would have taken for the PAGES estimated; UNESTIMATED: pages
- * cleared in intervals with too few timed clears to estimate. Written to
+ * cleared in intervals with too few timed clears to estimate; LAST_SAVED_NS:
+ * what the last interval saved (0 when it could not be estimated). Written to
  * a temporary name and renamed, so a reader never sees half of it.
  */
 #ifndef CLEARPAGE_SAVINGS_FILE_H
@@ -29,6 +31,7 @@ struct cp_savings {
 	double kernel_ns;
 	uint64_t pages;
 	uint64_t unestimated_pages;
+	double last_saved_ns;		/* the last interval's */
 };
 
 /* Returns 0 or a negative errno. */

@@ -55,7 +55,8 @@
  *   CLEARPAGE_CMD_GET_CALIBRATION     do: CLEARPAGE_A_NODE required. dump.
  *       reply: CLEARPAGE_A_NODE, _STRATEGIES (entries with
  *              CLEARPAGE_S_STRATEGY and the four calibration attributes for
- *              each available strategy other than kernel).
+ *              each available strategy, kernel first: kernel is measured
+ *              as the kernel clears, clear_page() and its folio walk).
  *   CLEARPAGE_CMD_SET_STRATEGY        CLEARPAGE_A_NODE, _STRATEGY, _SOURCE
  *                                     (admin or daemon) required;
  *                                     CLEARPAGE_A_BACKEND optional (absent:

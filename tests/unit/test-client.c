@@ -7,12 +7,14 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/netlink.h>
 
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
 #include "../../daemon/lib/clearpage-client.h"
+#include "../../daemon/lib/savings-file.h"
 
 static int passed, failed;
 
@@ -306,6 +308,42 @@ static void test_extack(void)
 	CHECK(cp_parse_extack(nlh) == NULL, "no TLV flag, no message");
 }
 
+/* clearpaged's savings file, as clearpagectl status reads it. */
+static void test_savings_file(void)
+{
+	struct cp_savings in[2] = {
+		{ .node = 0, .backend = CLEARPAGE_BACKEND_4K, .since = 1764480000,
+		  .saved_ns = -1234567, .uncertainty_ns = -1, .kernel_ns = 9e9,
+		  .pages = 123456789, .unestimated_pages = 7,
+		  .last_saved_ns = -42 },
+		{ .node = 3, .backend = CLEARPAGE_BACKEND_HUGE, .since = 1,
+		  .saved_ns = 5e12, .uncertainty_ns = 1e9, .kernel_ns = 1e13,
+		  .pages = 1ULL << 40, .unestimated_pages = 0,
+		  .last_saved_ns = 1e6 },
+	}, out[4];
+	char path[] = "/tmp/test-client-savings.XXXXXX";
+	int fd = mkstemp(path), n;
+	FILE *f;
+
+	close(fd);
+	CHECK(cp_savings_write(path, in, 2) == 0, "the savings file is written");
+	n = cp_savings_read(path, out, 4);
+	CHECK(n == 2 && !memcmp(&in[0], &out[0], sizeof(in[0])) &&
+	      out[1].node == 3 && out[1].backend == CLEARPAGE_BACKEND_HUGE &&
+	      out[1].saved_ns == 5e12 && out[1].pages == 1ULL << 40 &&
+	      out[1].last_saved_ns == 1e6,
+	      "and reads back the same, negative figures and unknown uncertainty included");
+	CHECK(cp_savings_read(path, out, 1) == 1, "no more entries than asked");
+	f = fopen(path, "w");
+	fputs("node backend\n0 4k 1 2 3 4 5 6 7\n", f);
+	fclose(f);
+	CHECK(cp_savings_read(path, out, 4) == -EINVAL,
+	      "a file of another format is refused");
+	unlink(path);
+	CHECK(cp_savings_read(path, out, 4) == -ENOENT,
+	      "no file: -ENOENT (clearpaged is not running)");
+}
+
 static void test_names(void)
 {
 	int i, ok = 1;
@@ -334,6 +372,7 @@ int main(void)
 	test_node_parse();
 	test_event_parse();
 	test_extack();
+	test_savings_file();
 	test_names();
 	printf("%d passed, %d failed, 0 skipped\n", passed, failed);
 	return failed ? 1 : 0;

@@ -83,6 +83,8 @@ phuge=$(awk '$1 == "clearpage_saved_seconds{node=\"0\",backend=\"huge\"}" { prin
 line=$(grep "node 0 saved" $DLOG | tail -n 1)
 l4k=$(echo "$line" | sed -n 's/.*: 4k \(-*[0-9.]*\) s.*/\1/p')
 lhuge=$(echo "$line" | sed -n 's/.*, huge \(-*[0-9.]*\) s.*/\1/p')
+info "metrics: $(grep -E '^clearpage(d_slower_returns_total|_kernel_estimate_seconds_total|_clear_estimate_seconds_total|_saved_seconds|_saved_uncertainty_seconds)\{node="0"' $PROM | tr '\n' '|')"
+info "clearpagectl status: $(clearpagectl status | grep -E '^node|saved' | tr '\n' '|')"
 info "node 0 saved: clearpagectl 4k $j4k ns, huge $jhuge ns; metrics 4k $p4k ns, huge $phuge ns; log: $line"
 check "clearpagectl status shows the savings" \
 	sh -c "clearpagectl status | grep -q '^  4k    saved -[0-9.]* s'"

@@ -53,14 +53,13 @@ check "MetricsFile: per-node state, as the module reports it" sh -c \
 	 grep -q '^clearpage_pages_cleared_total{node=\"0\",backend=\"huge\",strategy=\"kernel\"} [0-9]' /tmp/metrics/clearpage.prom"
 check "MetricsFile: no temporary file left behind" test "$(ls -A /tmp/metrics)" = clearpage.prom
 # Emulated CPUs have no cache timing. Node 0's huge backend runs kernel,
-# calibrated as rep_stosb (the routine the kernel runs where ERMS exists),
-# whose emulated
+# calibrated as the kernel clears (its walk of the folio), whose emulated
 # cost is the same hot and cold: the policy cannot tell the cold fraction and
 # must not guess. TCG's timing is noisy, so a calibration may spread past
 # MinSpread (1.25) by chance: calibrate again, a few times, until it shows
 # what an emulated CPU is, and say SKIP if it never does.
 rep_spread() {
-	awk '$1 == "rep_stosb" && ($3 >= 1.25 * $2 || $2 >= 1.25 * $3) { s = 1 } END { exit !s }' $CP/node0/calibration_huge
+	awk '$1 == "kernel" && ($3 >= 1.25 * $2 || $2 >= 1.25 * $3) { s = 1 } END { exit !s }' $CP/node0/calibration_huge
 }
 tries=0
 while rep_spread && [ $tries -lt 5 ]; do
@@ -69,7 +68,7 @@ while rep_spread && [ $tries -lt 5 ]; do
 done
 info "huge calibration node0 after $tries recalibrations: $(tr '\n' ';' < $CP/node0/calibration_huge)"
 if rep_spread; then
-	skip "hot = cold hold-still check: rep_stosb's calibration spread >= 1.25 in 6 tries"
+	skip "hot = cold hold-still check: kernel's calibration spread >= 1.25 in 6 tries"
 else
 	# Pages to measure: transparent huge pages go through the module's
 	# huge backend whatever its strategy; every one is timed.
