@@ -133,8 +133,13 @@ pkg_check() {
 	fi
 }
 rm -rf "$pkgdir" && mkdir -p "$pkgdir/clearpage"
-git -C "$top" ls-files -co --exclude-standard | tar -C "$top" -cf - -T - |
-	tar -C "$pkgdir/clearpage" -xf -
+# The source tree as a user of the source has it, from a git checkout or a
+# release tarball (meson dist) alike: everything but build outputs.
+tar -C "$top" --exclude=./.git --exclude='./build*' --exclude=./obj-\* \
+	--exclude=./vm-cache --exclude=./bench-results --exclude=./debian/.debhelper \
+	--exclude=./debian/tmp --exclude=./debian/clearpaged \
+	--exclude=./debian/clearpage-dkms --exclude=./debian/clearpage-bench \
+	-cf - . | tar -C "$pkgdir/clearpage" -xf -
 pkg_check "dpkg-buildpackage -us -uc -b" sh -c "cd '$pkgdir/clearpage' && dpkg-buildpackage -us -uc -b"
 pkg_check "lintian: no errors" sh -c "lintian --fail-on error --tag-display-limit 0 '$pkgdir'/clearpage_*.changes"
 pkg_check "clearpage-dkms ships the module sources and a dkms.conf with the version" \
