@@ -24,9 +24,7 @@ if [ ! -f "/lib/modules/$kernel/build/Makefile" ]; then
 	exit 1
 fi
 rm -rf "$src"
-mkdir -p "$src/include"
-cp "$top"/kmod/*.c "$top"/kmod/*.h "$top/kmod/Kbuild" "$top/kmod/Makefile" "$src/"
-cp -R "$top/include/." "$src/include/"
+"$top/kmod/tree.sh" "$top" "$src"
 sed "s/@VERSION@/$version/" "$top/kmod/dkms.conf" > "$src/dkms.conf"
 
 dkms status -m clearpage -v "$version" | grep -q . || dkms add -m clearpage -v "$version"

@@ -144,6 +144,8 @@ pkg_check "dpkg-buildpackage -us -uc -b" sh -c "cd '$pkgdir/clearpage' && dpkg-b
 pkg_check "lintian: no errors" sh -c "lintian --fail-on error --tag-display-limit 0 '$pkgdir'/clearpage_*.changes"
 pkg_check "clearpage-dkms ships the module sources and a dkms.conf with the version" \
 	sh -c "dpkg-deb --fsys-tarfile '$pkgdir'/clearpage-dkms_*_all.deb | tar -xOf - ./usr/src/clearpage-$version/dkms.conf | grep -qx 'PACKAGE_VERSION=\"$version\"'"
+pkg_check "clearpage-dkms ships no test hooks (no kmod/testing.c)" \
+	sh -c "list=\$(dpkg -c '$pkgdir'/clearpage-dkms_*_all.deb) && echo \"\$list\" | grep -q 'usr/src/clearpage-$version/main.c' && ! echo \"\$list\" | grep -q testing.c"
 pkg_check "no package loads the module at boot (no modules-load.d file)" \
 	sh -c "list=\$(for deb in '$pkgdir'/*.deb; do dpkg -c \"\$deb\" || exit 1; done) && test -n \"\$list\" && ! echo \"\$list\" | grep -q modules-load.d"
 pkg_check "clearpaged ships the daemon, CLI, unit, config, catalog and man pages" \

@@ -2,25 +2,28 @@
 /*
  * The unit tests' checks: one "PASS: ..." or "FAIL: ..." line each, and a
  * closing "N passed, M failed, K skipped" line (tests/run-all.sh adds
- * them up). One translation unit per test program includes this.
+ * them up), a failure naming its file and line. Every unit test includes
+ * this, once per program.
  */
 #ifndef CLEARPAGE_TEST_CHECK_H
 #define CLEARPAGE_TEST_CHECK_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 static int passed, failed, skipped;
 
 #define CHECK(cond, ...)                                        \
 	do {                                                    \
-		if (cond) {                                     \
+		bool ok_ = (cond);                              \
+		if (ok_)                                        \
 			passed++;                               \
-			printf("PASS: ");                       \
-		} else {                                        \
+		else                                            \
 			failed++;                               \
-			printf("FAIL: ");                       \
-		}                                               \
+		printf(ok_ ? "PASS: " : "FAIL: ");              \
 		printf(__VA_ARGS__);                            \
+		if (!ok_)                                       \
+			printf(" (%s:%d)", __FILE__, __LINE__); \
 		printf("\n");                                   \
 	} while (0)
 

@@ -15,20 +15,7 @@
 
 #include "../../daemon/lib/clearpage-client.h"
 #include "../../daemon/lib/savings-file.h"
-
-static int passed, failed;
-
-#define CHECK(cond, name)                                            \
-	do {                                                         \
-		if (cond) {                                          \
-			passed++;                                    \
-			printf("PASS: %s\n", name);                  \
-		} else {                                             \
-			failed++;                                    \
-			printf("FAIL: %s (%s:%d)\n", name, __FILE__, \
-			       __LINE__);                            \
-		}                                                    \
-	} while (0)
+#include "check.h"
 
 #define FAMILY 0x1234
 
@@ -374,6 +361,5 @@ int main(void)
 	test_extack();
 	test_savings_file();
 	test_names();
-	printf("%d passed, %d failed, 0 skipped\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_summary();
 }

@@ -15,22 +15,15 @@
 
 #include <clearpage/strategies.h>
 
+#include "check.h"
+
 static const char *const names[] = CLEARPAGE_STRATEGY_NAMES;
-static int passed, failed, skipped;
 
 #define HUGE_SIZE (2UL << 20)
 #define GUARD 0xcc
 
-static void report(int ok, const char *fmt, const char *a, const char *b)
-{
-	printf("%s: ", ok ? "PASS" : "FAIL");
-	printf(fmt, a, b);
-	printf("\n");
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
+/* A check whose message names two things. */
+#define report(ok, fmt, a, b) CHECK(ok, fmt, a, b)
 
 static void run_strategy(const struct clearpage_cpu *cpu, int strategy,
 			 void *page)
@@ -170,12 +163,8 @@ static void test_extents(void)
 			cases++;
 		}
 	}
-	printf("%s: folio extents partition every folio for %lu faulting subpages\n",
-	       wrong ? "FAIL" : "PASS", cases);
-	if (wrong)
-		failed++;
-	else
-		passed++;
+	CHECK(!wrong, "folio extents partition every folio for %lu faulting subpages",
+	      cases);
 }
 
 /* Whether /proc/cpuinfo lists @flag for the first CPU; -1 if unreadable. */
@@ -221,9 +210,8 @@ static void test_detection(const struct clearpage_cpu *cpu)
 		int detected = i == 0 ? cpu->has_erms : cpu->has_clzero;
 
 		if (listed < 0) {
-			printf("SKIP: %s detection: /proc/cpuinfo has no flags line\n",
-			       flags[i]);
-			skipped++;
+			SKIP("%s detection: /proc/cpuinfo has no flags line",
+			     flags[i]);
 			continue;
 		}
 		report(listed == detected, "%s detection agrees with /proc/cpuinfo%s",
@@ -253,16 +241,13 @@ int main(void)
 				  ~(HUGE_SIZE - 1)) - HUGE_SIZE);
 	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
 		if (!clearpage_strategy_available(&cpu, strategy)) {
-			printf("SKIP: %s: this CPU (%s family %u model %u) does not support it\n",
-			       names[strategy], cpu.vendor, cpu.family,
-			       cpu.model);
-			skipped++;
+			SKIP("%s: this CPU (%s family %u model %u) does not support it",
+			     names[strategy], cpu.vendor, cpu.family, cpu.model);
 			continue;
 		}
 		test_strategy(&cpu, strategy, area, area_size);
 		test_range(strategy, area, area_size);
 	}
 	munmap(raw, area_size + HUGE_SIZE);
-	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
-	return failed ? 1 : 0;
+	return check_summary();
 }
