@@ -281,6 +281,9 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 		      bool record)
 {
 	struct policy_node node;
+	/* The module's counters, and their snapshot at the last interval. */
+	struct policy_counters now = { 0 }, prev;
+	bool have_prev = false;
 	double total = 0, ns_per_tick = bench_ns_per_tick();
 	unsigned int interval = 0;
 	int strategy = arm == ADAPTIVE ? r->hot : arm;
@@ -305,7 +308,7 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			 */
 			bool refs = r->reference_every &&
 				    strategy != CLEARPAGE_STRATEGY_KERNEL;
-			struct policy_sample sample = { .pages = r->pages };
+			struct policy_sample sample;
 			struct policy_decision d;
 			uint64_t t0 = bench_now_ns();
 			double ns;
@@ -341,11 +344,17 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			total += ns;
 			if (arm != ADAPTIVE)
 				continue;
-			sample.samples = main_n;
-			sample.ns_per_page = main_n ? main_ticks * ns_per_tick / main_n : 0;
-			sample.ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
-			sample.ref_samples = ref_n;
-			sample.ref_ns_per_page = ref_n ? ref_ticks * ns_per_tick / ref_n : 0;
+			/* Counted as the module counts, sampled as clearpaged
+			 * samples: the same builder turns them into the sample. */
+			now.strategy = strategy;
+			now.pages += r->pages - ref_n;
+			now.samples += main_n;
+			now.sample_ns += (uint64_t)(main_ticks * ns_per_tick);
+			now.ref_pages += ref_n;
+			now.ref_ns += (uint64_t)(ref_ticks * ns_per_tick);
+			policy_sample_build(&prev, have_prev, &now, &sample);
+			prev = now;
+			have_prev = true;
 			policy_step(&r->config, r->allowed, &r->calibration, &node,
 				    &sample, false, &d);
 			if (record) {

@@ -6,6 +6,23 @@
 #include <uapi/clearpage.h>
 
 #include "baseline.h"
+#include "policy.h"
+
+void baseline_interval_from_sample(int strategy,
+				   const struct policy_sample *sample,
+				   double seconds,
+				   struct baseline_interval *interval)
+{
+	*interval = (struct baseline_interval){
+		.strategy = strategy,
+		.pages = sample->pages - sample->ref_samples,
+		.samples = sample->samples,
+		.sample_ns = sample->ns_per_page * sample->samples,
+		.ref_samples = sample->ref_samples,
+		.ref_ns = sample->ref_ns_per_page * sample->ref_samples,
+		.seconds = seconds,
+	};
+}
 
 void baseline_savings_init(struct baseline_savings *s)
 {

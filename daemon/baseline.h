@@ -71,6 +71,13 @@ struct baseline_verdict {
 	double seconds;			/* the window's length */
 };
 
+/* The interval as the policy's sample of it has it (policy_sample_build()). */
+struct policy_sample;
+void baseline_interval_from_sample(int strategy,
+				   const struct policy_sample *sample,
+				   double seconds,
+				   struct baseline_interval *interval);
+
 void baseline_savings_init(struct baseline_savings *s);
 /* Account one interval. */
 void baseline_savings_add(struct baseline_savings *s,

@@ -33,15 +33,10 @@ struct unit_state {
 	bool known;
 	struct policy_node policy;
 	bool have_last;
-	uint64_t last_samples;
-	uint64_t last_sample_ns;
-	int last_strategy;
+	struct policy_counters last;	/* at the end of the last interval */
 	bool pinned;
 	bool changed_by_us;
 	int dry_run_logged;		/* last proposal logged in dry run */
-	uint64_t last_pages;		/* pages cleared, every strategy */
-	uint64_t last_ref_pages;	/* reference frames */
-	uint64_t last_ref_ns;
 	double cold_fraction;		/* last estimate, for STATUS= */
 	double ns_per_page;		/* last interval's, for metrics */
 	uint64_t switches, reverts, pins_seen;
@@ -453,58 +448,21 @@ static void summarize_node(struct manager *m, const struct cp_node_info *info,
 		    backends);
 }
 
-/*
- * What the module measured on @backend of the node since the last interval,
- * as the policy's sample.
- */
-static void sample_unit(const struct cp_node_info *info, int backend,
-			struct unit_state *u, struct policy_sample *sample,
-			struct baseline_interval *interval)
+/* The module's counters for @backend of the node, for the sample builder. */
+static void counters_of(const struct cp_node_info *info, int backend,
+			struct policy_counters *c)
 {
 	const struct cp_backend_info *be = &info->backend[backend];
 	const struct cp_strategy_info *s = cp_node_strategy(info, be->strategy);
-	uint64_t pages = pages_cleared(info, backend);
-	bool same = s && u->have_last && u->last_strategy == be->strategy;
 
-	memset(interval, 0, sizeof(*interval));
-	interval->strategy = be->strategy;
-	if (same && s->samples[backend] >= u->last_samples) {
-		sample->samples = s->samples[backend] - u->last_samples;
-		interval->samples = sample->samples;
-		interval->sample_ns = (double)(s->sample_ns[backend] -
-					       u->last_sample_ns);
-		if (sample->samples)
-			sample->ns_per_page = interval->sample_ns /
-					      sample->samples;
-	}
-	if (u->have_last && pages >= u->last_pages)
-		sample->pages = pages - u->last_pages;
-	if (same)
-		interval->pages = sample->pages;
-	u->last_pages = pages;
-	/* Reference frames: the kernel's routine timed on this node's pages. */
-	if (u->have_last && be->reference_pages > u->last_ref_pages &&
-	    be->reference_sample_ns >= u->last_ref_ns) {
-		sample->ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
-		sample->ref_samples = be->reference_pages - u->last_ref_pages;
-		sample->ref_ns_per_page = (double)(be->reference_sample_ns -
-						   u->last_ref_ns) /
-					  sample->ref_samples;
-		sample->pages += sample->ref_samples;
-		if (same) {
-			interval->ref_samples = sample->ref_samples;
-			interval->ref_ns = (double)(be->reference_sample_ns -
-						    u->last_ref_ns);
-		}
-	}
-	u->last_ref_pages = be->reference_pages;
-	u->last_ref_ns = be->reference_sample_ns;
-	if (s) {
-		u->have_last = true;
-		u->last_samples = s->samples[backend];
-		u->last_sample_ns = s->sample_ns[backend];
-		u->last_strategy = be->strategy;
-	}
+	*c = (struct policy_counters){
+		.strategy = be->strategy,
+		.pages = pages_cleared(info, backend),
+		.samples = s ? s->samples[backend] : 0,
+		.sample_ns = s ? s->sample_ns[backend] : 0,
+		.ref_pages = be->reference_pages,
+		.ref_ns = be->reference_sample_ns,
+	};
 }
 
 /*
@@ -573,12 +531,13 @@ static bool account_and_guard(struct manager *m,
 
 static void step_unit(struct manager *m, const struct cp_node_info *info,
 		      int backend, struct unit_state *u,
-		      const struct policy_sample *counters)
+		      const struct policy_sample *pmu)
 {
 	const struct cp_backend_info *be = &info->backend[backend];
 	struct policy_calibration calibration;
-	struct policy_sample sample = *counters;
+	struct policy_sample sample;
 	struct baseline_interval interval;
+	struct policy_counters now;
 	struct policy_decision d;
 
 	if (!u->known)
@@ -590,8 +549,16 @@ static void step_unit(struct manager *m, const struct cp_node_info *info,
 		u->known = true;
 		u->have_last = false;
 	}
-	sample_unit(info, backend, u, &sample, &interval);
-	interval.seconds = m->config.interval;
+	counters_of(info, backend, &now);
+	policy_sample_build(&u->last, u->have_last, &now, &sample);
+	u->last = now;
+	u->have_last = true;
+	/* The node's cache-miss counters, read once for both backends. */
+	sample.counted = pmu->counted;
+	sample.kernel_miss_ratio = pmu->kernel_miss_ratio;
+	sample.user_misses = pmu->user_misses;
+	baseline_interval_from_sample(be->strategy, &sample, m->config.interval,
+				      &interval);
 	if (account_and_guard(m, info, backend, u, &interval))
 		return;
 	calibration_of(info, backend, &calibration);

@@ -70,6 +70,36 @@ void policy_node_init(struct policy_node *node, int strategy)
 	};
 }
 
+void policy_sample_build(const struct policy_counters *prev, bool have_prev,
+			 const struct policy_counters *now,
+			 struct policy_sample *sample)
+{
+	memset(sample, 0, sizeof(*sample));
+	sample->ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
+	if (!have_prev || now->pages < prev->pages ||
+	    now->ref_pages < prev->ref_pages)
+		return;
+	sample->pages = now->pages - prev->pages;
+	if (now->strategy != prev->strategy)
+		return;
+	if (now->samples >= prev->samples && now->sample_ns >= prev->sample_ns) {
+		sample->samples = now->samples - prev->samples;
+		if (sample->samples)
+			sample->ns_per_page = (double)(now->sample_ns -
+						       prev->sample_ns) /
+					      sample->samples;
+	}
+	if (now->ref_ns >= prev->ref_ns) {
+		sample->ref_samples = now->ref_pages - prev->ref_pages;
+		if (sample->ref_samples)
+			sample->ref_ns_per_page = (double)(now->ref_ns -
+							   prev->ref_ns) /
+						  sample->ref_samples;
+	}
+	/* Reference frames are pages cleared too. */
+	sample->pages += sample->ref_samples;
+}
+
 static bool usable(unsigned int allowed,
 		   const struct policy_calibration *calibration, int strategy)
 {

@@ -2,7 +2,9 @@
 /*
  * The adaptive policy of clearpaged: pure functions over plain structs, no
  * I/O, so that it is tested without root and driven by the replay benchmark
- * exactly as the daemon drives it.
+ * as the daemon drives it: both keep the module's counters and turn them
+ * into the interval's sample with policy_sample_build(), then call
+ * policy_step() and, for a change they made, policy_applied().
  *
  * Each interval, per node: estimate the cold fraction of the pages cleared
  * from where the measured ns/page lies between the calibrated hot and cold
@@ -101,6 +103,32 @@ struct policy_sample {
 	double kernel_miss_ratio;	/* misses/references, kernel mode */
 	double user_misses;		/* misses in user mode */
 };
+
+/*
+ * What the module counts for one backend of one node, since it loaded
+ * (nodeN/stats, or the netlink reply): the sample of an interval is the
+ * difference of two of these.
+ */
+struct policy_counters {
+	int strategy;			/* the backend's strategy now */
+	uint64_t pages;			/* cleared, every strategy, no reference frames */
+	uint64_t samples;		/* the strategy's timed pages ... */
+	uint64_t sample_ns;		/* ... and their time */
+	uint64_t ref_pages;		/* reference frames, every one timed ... */
+	uint64_t ref_ns;		/* ... and their time */
+};
+
+/*
+ * The interval's sample from the counters at its start (@prev, absent when
+ * @have_prev is false) and at its end (@now): the one sample builder, used
+ * by clearpaged and by clearpage-bench replay alike. The strategy's timed
+ * clears and the reference frames count only when the strategy was the
+ * same at both ends; pages count whatever ran. Counters that went backwards
+ * (the module was reloaded) give an empty sample.
+ */
+void policy_sample_build(const struct policy_counters *prev, bool have_prev,
+			 const struct policy_counters *now,
+			 struct policy_sample *sample);
 
 enum policy_action {
 	POLICY_HOLD,

@@ -479,10 +479,51 @@ static void test_pick(void)
 	      "a configured cold strategy no cheaper on cold pages is refused");
 }
 
+/* The one sample builder: what clearpaged and the replay give the policy. */
+static void test_sample_build(void)
+{
+	struct policy_counters prev = {
+		.strategy = CLEARPAGE_STRATEGY_MOVNTI, .pages = 1000,
+		.samples = 100, .sample_ns = 20000, .ref_pages = 40,
+		.ref_ns = 16000,
+	}, now = prev;
+	struct policy_sample s;
+
+	now.pages += 3100;
+	now.samples += 50;
+	now.sample_ns += 10500;
+	now.ref_pages += 100;
+	now.ref_ns += 41000;
+	policy_sample_build(&prev, false, &now, &s);
+	CHECK(s.pages == 0 && s.samples == 0 && s.ref_samples == 0,
+	      "first interval: no previous counters, an empty sample");
+	policy_sample_build(&prev, true, &now, &s);
+	CHECK(s.samples == 50 && s.ns_per_page == 210 &&
+	      s.ref_samples == 100 && s.ref_ns_per_page == 410 &&
+	      s.ref_strategy == CLEARPAGE_STRATEGY_KERNEL &&
+	      s.pages == 3200 && !s.counted,
+	      "the differences: 50 clears at 210 ns, 100 reference frames at 410 ns, 3100 + 100 pages");
+	now.strategy = CLEARPAGE_STRATEGY_REP_STOSB;
+	policy_sample_build(&prev, true, &now, &s);
+	CHECK(s.pages == 3100 && s.samples == 0 && s.ref_samples == 0,
+	      "another strategy at the end: pages count, timings do not");
+	now = prev;
+	now.pages = 10;
+	policy_sample_build(&prev, true, &now, &s);
+	CHECK(s.pages == 0 && s.samples == 0,
+	      "counters that went backwards (a reloaded module): an empty sample");
+	now = prev;
+	now.pages += 64;
+	policy_sample_build(&prev, true, &now, &s);
+	CHECK(s.pages == 64 && s.samples == 0 && s.ns_per_page == 0,
+	      "pages but no timed clear: no cost");
+}
+
 int main(int argc, char **argv)
 {
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
 	test_pick();
+	test_sample_build();
 	test_phases();
 	test_phases_reference();
 	test_static();
