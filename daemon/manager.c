@@ -483,7 +483,8 @@ static bool account_and_guard(struct manager *m,
 		.action = POLICY_REVERT,
 		.from = be->strategy,
 		.to = CLEARPAGE_STRATEGY_KERNEL,
-		.reason = "slower than the kernel's routine",
+		.reason_id = POLICY_R_SLOWER_THAN_KERNEL,
+		.reason = policy_reason_text(POLICY_R_SLOWER_THAN_KERNEL),
 		.cold_fraction = -1,
 	};
 	int err;

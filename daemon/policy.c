@@ -27,6 +27,34 @@ int policy_strategy_from_name(const char *name)
 	return -EINVAL;
 }
 
+const char *policy_reason_text(enum policy_reason reason)
+{
+	static const char *const texts[POLICY_R_COUNT] = {
+		[POLICY_R_NONE] = "",
+		[POLICY_R_PINNED] = "pinned by an administrator",
+		[POLICY_R_FEW_SAMPLES] = "too few pages cleared to measure",
+		[POLICY_R_NO_PAIR] = "calibration shows no usable hot/cold difference",
+		[POLICY_R_CONFIRMING] = "confirming the last switch",
+		[POLICY_R_UNTELLABLE] = "the current strategy's cost does not tell hot from cold",
+		[POLICY_R_FITS] = "the current strategy fits",
+		[POLICY_R_BELOW_MARGIN] = "predicted gain below the margin",
+		[POLICY_R_NOT_CORROBORATED] = "cache-miss counters do not corroborate cold pages",
+		[POLICY_R_BACKING_OFF] = "backing off after a revert",
+		[POLICY_R_DWELL] = "waiting for the dwell time",
+		[POLICY_R_RATE_LIMITED] = "rate limited",
+		[POLICY_R_PROBE] = "probing whether the pages turned hot",
+		[POLICY_R_COLD] = "pages are mostly cold",
+		[POLICY_R_HOT] = "pages are mostly hot",
+		[POLICY_R_WORSE] = "the switch did worse than before it",
+		[POLICY_R_USER_MISSES] = "user-space cache misses rose by more than the switch saved",
+		[POLICY_R_SLOWER_THAN_KERNEL] = "slower than the kernel's routine",
+	};
+
+	if (reason < 0 || reason >= POLICY_R_COUNT)
+		return "unknown";
+	return texts[reason];
+}
+
 void policy_config_defaults(struct policy_config *config)
 {
 	*config = (struct policy_config){
@@ -185,10 +213,17 @@ double policy_predict(const struct policy_calibration *calibration,
 				calibration->hot_ns[strategy]);
 }
 
-static void hold(struct policy_decision *decision, const char *reason)
+static void set_reason(struct policy_decision *decision,
+		       enum policy_reason reason)
+{
+	decision->reason_id = reason;
+	decision->reason = policy_reason_text(reason);
+}
+
+static void hold(struct policy_decision *decision, enum policy_reason reason)
 {
 	decision->action = POLICY_HOLD;
-	decision->reason = reason;
+	set_reason(decision, reason);
 }
 
 static void forget_proposal(struct policy_node *node)
@@ -237,9 +272,8 @@ static bool confirm_step(const struct policy_config *config,
 		return false;
 	decision->action = POLICY_REVERT;
 	decision->to = node->switched_from;
-	decision->reason = mean <= limit ?
-		"user-space cache misses rose by more than the switch saved" :
-		"the switch did worse than before it";
+	set_reason(decision, mean <= limit ? POLICY_R_USER_MISSES :
+					     POLICY_R_WORSE);
 	decision->predicted_gain = (mean + penalty - node->before_ns) /
 				   (mean + penalty);
 	return true;
@@ -257,6 +291,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		.action = POLICY_HOLD,
 		.from = node->strategy,
 		.to = node->strategy,
+		.reason = "",
 		.cold_fraction = -1,
 		.ns_per_page = sample->ns_per_page,
 		.user_misses_per_page = user_misses_per_page(sample),
@@ -270,15 +305,15 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	if (pinned) {
 		forget_proposal(node);
 		node->confirm_left = 0;
-		return hold(decision, "pinned by an administrator");
+		return hold(decision, POLICY_R_PINNED);
 	}
 	if (sample->samples < config->min_samples) {
 		forget_proposal(node);
-		return hold(decision, "too few pages cleared to measure");
+		return hold(decision, POLICY_R_FEW_SAMPLES);
 	}
 	if (!policy_pick_strategies(config, allowed, calibration, &hot, &cold)) {
 		forget_proposal(node);
-		return hold(decision, "calibration shows no usable hot/cold difference");
+		return hold(decision, POLICY_R_NO_PAIR);
 	}
 	if ((node->strategy == hot ||
 	     node->strategy == CLEARPAGE_STRATEGY_KERNEL) &&
@@ -293,7 +328,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	    confirm_step(config, calibration, hot, node, sample, decision))
 		return;
 	if (node->confirm_left)
-		return hold(decision, "confirming the last switch");
+		return hold(decision, POLICY_R_CONFIRMING);
 	decision->cold_fraction = policy_cold_fraction(config, calibration,
 						       node->strategy, sample);
 	if (decision->cold_fraction < 0 &&
@@ -330,11 +365,11 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		forget_proposal(node);
 		if (node->strategy != cold || node->backoff_left ||
 		    node->since_switch < config->probe_interval)
-			return hold(decision, "the current strategy's cost does not tell hot from cold");
+			return hold(decision, POLICY_R_UNTELLABLE);
 		decision->action = POLICY_SWITCH;
 		decision->to = hot;
 		decision->probe = true;
-		decision->reason = "probing whether the pages turned hot";
+		set_reason(decision, POLICY_R_PROBE);
 		return;
 	}
 
@@ -346,7 +381,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		target = node->strategy;
 	if (target == node->strategy) {
 		forget_proposal(node);
-		return hold(decision, "the current strategy fits");
+		return hold(decision, POLICY_R_FITS);
 	}
 	current_ns = policy_predict(calibration, node->strategy,
 				    decision->cold_fraction);
@@ -354,12 +389,12 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	decision->predicted_gain = (current_ns - target_ns) / current_ns;
 	if (decision->predicted_gain < config->margin) {
 		forget_proposal(node);
-		return hold(decision, "predicted gain below the margin");
+		return hold(decision, POLICY_R_BELOW_MARGIN);
 	}
 	if (target == cold && sample->counted &&
 	    sample->kernel_miss_ratio < config->min_cold_miss_ratio) {
 		forget_proposal(node);
-		return hold(decision, "cache-miss counters do not corroborate cold pages");
+		return hold(decision, POLICY_R_NOT_CORROBORATED);
 	}
 	if (node->proposal == target) {
 		node->streak++;
@@ -368,18 +403,17 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		node->streak = 1;
 	}
 	if (node->backoff_left)
-		return hold(decision, "backing off after a revert");
+		return hold(decision, POLICY_R_BACKING_OFF);
 	/* A switch predicted to halve the cost or better waits no longer. */
 	if (node->streak < config->dwell &&
 	    decision->predicted_gain < config->fast_gain)
-		return hold(decision, "waiting for the dwell time");
+		return hold(decision, POLICY_R_DWELL);
 	if (node->since_switch < config->rate_limit)
-		return hold(decision, "rate limited");
+		return hold(decision, POLICY_R_RATE_LIMITED);
 	decision->action = POLICY_SWITCH;
 	decision->to = target;
 	decision->to_cold = target == cold;
-	decision->reason = target == cold ? "pages are mostly cold" :
-					    "pages are mostly hot";
+	set_reason(decision, target == cold ? POLICY_R_COLD : POLICY_R_HOT);
 }
 
 void policy_applied(const struct policy_config *config,

@@ -130,6 +130,31 @@ void policy_sample_build(const struct policy_counters *prev, bool have_prev,
 			 const struct policy_counters *now,
 			 struct policy_sample *sample);
 
+/* Why the policy decided what it did; policy_reason_text() words it. */
+enum policy_reason {
+	POLICY_R_NONE,
+	POLICY_R_PINNED,		/* hold */
+	POLICY_R_FEW_SAMPLES,		/* hold */
+	POLICY_R_NO_PAIR,		/* hold: no usable hot/cold pair */
+	POLICY_R_CONFIRMING,		/* hold */
+	POLICY_R_UNTELLABLE,		/* hold: cost cannot tell hot from cold */
+	POLICY_R_FITS,			/* hold */
+	POLICY_R_BELOW_MARGIN,		/* hold */
+	POLICY_R_NOT_CORROBORATED,	/* hold: the PMU disagrees */
+	POLICY_R_BACKING_OFF,		/* hold */
+	POLICY_R_DWELL,			/* hold */
+	POLICY_R_RATE_LIMITED,		/* hold */
+	POLICY_R_PROBE,			/* switch to the hot strategy, to try */
+	POLICY_R_COLD,			/* switch to the cold strategy */
+	POLICY_R_HOT,			/* switch to the hot strategy */
+	POLICY_R_WORSE,			/* revert: the cost rose */
+	POLICY_R_USER_MISSES,		/* revert: user-space misses rose more */
+	POLICY_R_SLOWER_THAN_KERNEL,	/* revert to kernel: the live baseline */
+	POLICY_R_COUNT
+};
+
+const char *policy_reason_text(enum policy_reason reason);
+
 enum policy_action {
 	POLICY_HOLD,
 	POLICY_SWITCH,
@@ -140,7 +165,8 @@ struct policy_decision {
 	enum policy_action action;
 	int from;
 	int to;
-	const char *reason;		/* one short phrase, for logs */
+	enum policy_reason reason_id;
+	const char *reason;		/* policy_reason_text(reason_id) */
 	double cold_fraction;		/* -1 when unknown */
 	double ns_per_page;
 	double predicted_gain;		/* fraction of the current cost */
