@@ -239,28 +239,43 @@ static double user_misses_per_page(const struct policy_sample *sample)
 	return sample->user_misses / (double)sample->pages;
 }
 
-/*
- * After a switch: did the new strategy do worse than the old one did? Its
- * cost is the measured zeroing cost plus, where counted, the user-space
- * cache misses it added per page, each at the cost of one missed line.
- */
-static bool confirm_step(const struct policy_config *config,
-			 const struct policy_calibration *calibration, int hot,
-			 struct policy_node *node,
-			 const struct policy_sample *sample,
-			 struct policy_decision *decision)
+void policy_observe(const struct policy_config *config,
+		    const struct policy_sample *sample,
+		    struct policy_observation *obs)
 {
-	double mean, penalty = 0, user = user_misses_per_page(sample);
+	*obs = (struct policy_observation){
+		.measured = sample->samples >= config->min_samples &&
+			    sample->ns_per_page > 0,
+		.ns_per_page = sample->ns_per_page,
+		.referenced = sample->ref_samples >= config->min_samples &&
+			      sample->ref_ns_per_page > 0,
+		.ref_strategy = sample->ref_strategy,
+		.ref_ns_per_page = sample->ref_ns_per_page,
+		.user_misses_per_page = user_misses_per_page(sample),
+		.counted = sample->counted,
+		.kernel_miss_ratio = sample->kernel_miss_ratio,
+	};
+}
+
+enum policy_confirm policy_confirm(const struct policy_config *config,
+				   const struct policy_calibration *calibration,
+				   int hot, struct policy_node *node,
+				   const struct policy_observation *obs,
+				   struct policy_decision *decision)
+{
+	double mean, penalty = 0, user = obs->user_misses_per_page;
 	double limit = node->before_ns * (1 + config->revert_tolerance);
 
-	node->confirm_ns_sum += sample->ns_per_page;
+	if (!node->confirm_left)
+		return POLICY_CONFIRM_NONE;
+	node->confirm_ns_sum += obs->ns_per_page;
 	node->confirm_intervals++;
 	if (user >= 0) {
 		node->confirm_user_sum += user;
 		node->confirm_user_intervals++;
 	}
 	if (--node->confirm_left)
-		return false;
+		return POLICY_CONFIRM_PENDING;
 	mean = node->confirm_ns_sum / node->confirm_intervals;
 	/* Only when every interval on both sides was counted. */
 	if (node->before_user_misses >= 0 &&
@@ -269,23 +284,101 @@ static bool confirm_step(const struct policy_config *config,
 			   node->before_user_misses) *
 			  policy_line_miss_ns(calibration, hot);
 	if (mean + penalty <= limit)
-		return false;
+		return POLICY_CONFIRM_KEEP;
 	decision->action = POLICY_REVERT;
 	decision->to = node->switched_from;
 	set_reason(decision, mean <= limit ? POLICY_R_USER_MISSES :
 					     POLICY_R_WORSE);
 	decision->predicted_gain = (mean + penalty - node->before_ns) /
 				   (mean + penalty);
-	return true;
+	return POLICY_CONFIRM_REVERT;
 }
 
+double policy_estimate(const struct policy_config *config,
+		       const struct policy_calibration *calibration,
+		       int strategy, const struct policy_observation *obs)
+{
+	struct policy_sample own = { .ns_per_page = obs->ns_per_page };
+	struct policy_sample ref = { .ns_per_page = obs->ref_ns_per_page };
+	double fraction = policy_cold_fraction(config, calibration, strategy,
+					       &own);
+
+	if (fraction < 0 && obs->referenced)
+		fraction = policy_cold_fraction(config, calibration,
+						obs->ref_strategy, &ref);
+	return fraction;
+}
+
+enum policy_reason policy_propose(const struct policy_config *config,
+				  const struct policy_calibration *calibration,
+				  const struct policy_node *node, int hot,
+				  int cold, double fraction, int *target,
+				  double *gain)
+{
+	double current_ns, target_ns;
+
+	*target = node->strategy;
+	*gain = 0;
+	if (fraction < 0) {
+		if (node->strategy != cold || node->backoff_left ||
+		    node->since_switch < config->probe_interval)
+			return POLICY_R_UNTELLABLE;
+		*target = hot;
+		return POLICY_R_PROBE;
+	}
+	if (fraction >= config->up_threshold)
+		*target = cold;
+	else if (fraction <= config->down_threshold)
+		*target = hot;
+	if (*target == node->strategy)
+		return POLICY_R_FITS;
+	current_ns = policy_predict(calibration, node->strategy, fraction);
+	target_ns = policy_predict(calibration, *target, fraction);
+	*gain = (current_ns - target_ns) / current_ns;
+	if (*gain < config->margin)
+		return POLICY_R_BELOW_MARGIN;
+	return *target == cold ? POLICY_R_COLD : POLICY_R_HOT;
+}
+
+enum policy_reason policy_gate(const struct policy_config *config,
+			       struct policy_node *node,
+			       const struct policy_observation *obs,
+			       int target, bool to_cold, double gain)
+{
+	if (to_cold && obs->counted &&
+	    obs->kernel_miss_ratio < config->min_cold_miss_ratio)
+		return POLICY_R_NOT_CORROBORATED;
+	/* The proposal stands: its streak grows, whatever holds it back. */
+	if (node->proposal == target) {
+		node->streak++;
+	} else {
+		node->proposal = target;
+		node->streak = 1;
+	}
+	if (node->backoff_left)
+		return POLICY_R_BACKING_OFF;
+	/* A switch predicted to halve the cost or better waits no longer. */
+	if (node->streak < config->dwell && gain < config->fast_gain)
+		return POLICY_R_DWELL;
+	if (node->since_switch < config->rate_limit)
+		return POLICY_R_RATE_LIMITED;
+	return POLICY_R_NONE;
+}
+
+/*
+ * observe -> confirm -> estimate -> propose -> gate. Every stage that holds
+ * ends the step with its reason; a proposal that does not stand (any hold
+ * before the gate counts it) is forgotten.
+ */
 void policy_step(const struct policy_config *config, unsigned int allowed,
 		 const struct policy_calibration *calibration,
 		 struct policy_node *node, const struct policy_sample *sample,
 		 bool pinned, struct policy_decision *decision)
 {
-	double current_ns, target_ns;
+	struct policy_observation obs;
+	enum policy_reason why;
 	int hot, cold, target;
+	double gain;
 
 	*decision = (struct policy_decision){
 		.action = POLICY_HOLD,
@@ -307,7 +400,8 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		node->confirm_left = 0;
 		return hold(decision, POLICY_R_PINNED);
 	}
-	if (sample->samples < config->min_samples) {
+	policy_observe(config, sample, &obs);
+	if (!obs.measured) {
 		forget_proposal(node);
 		return hold(decision, POLICY_R_FEW_SAMPLES);
 	}
@@ -315,104 +409,39 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		forget_proposal(node);
 		return hold(decision, POLICY_R_NO_PAIR);
 	}
-	if ((node->strategy == hot ||
-	     node->strategy == CLEARPAGE_STRATEGY_KERNEL) &&
-	    sample->ns_per_page > 0 &&
-	    (!node->ref_hot_ns || sample->ns_per_page < node->ref_hot_ns))
-		node->ref_hot_ns = sample->ns_per_page;
-	if (node->confirm_left && node->learn_ref &&
-	    sample->ref_samples >= config->min_samples &&
-	    sample->ref_ns_per_page > node->ref_cold_ns)
-		node->ref_cold_ns = sample->ref_ns_per_page;
-	if (node->confirm_left &&
-	    confirm_step(config, calibration, hot, node, sample, decision))
-		return;
-	if (node->confirm_left)
+	switch (policy_confirm(config, calibration, hot, node, &obs, decision)) {
+	case POLICY_CONFIRM_PENDING:
 		return hold(decision, POLICY_R_CONFIRMING);
-	decision->cold_fraction = policy_cold_fraction(config, calibration,
-						       node->strategy, sample);
-	if (decision->cold_fraction < 0 &&
-	    sample->ref_samples >= config->min_samples) {
-		struct policy_sample ref = {
-			.samples = sample->ref_samples,
-			.ns_per_page = sample->ref_ns_per_page,
-		};
-		struct policy_calibration learnt = *calibration;
-		int r = sample->ref_strategy;
-
-		/*
-		 * The anchors the node measured itself, as a pair: used only
-		 * when they still tell hot from cold and the hot one lies below
-		 * the calibrated cold cost (else it is no hot level: noise, or
-		 * an emulated CPU); otherwise the calibration.
-		 */
-		if (r >= 0 && r < CLEARPAGE_STRATEGY_COUNT) {
-			double hot_l = node->ref_hot_ns > learnt.hot_ns[r] ?
-				       node->ref_hot_ns : learnt.hot_ns[r];
-			double cold_l = node->ref_cold_ns > 0 ?
-					node->ref_cold_ns : learnt.cold_ns[r];
-
-			if (hot_l < calibration->cold_ns[r] &&
-			    cold_l >= config->min_spread * hot_l) {
-				learnt.hot_ns[r] = hot_l;
-				learnt.cold_ns[r] = cold_l;
-			}
-		}
-		decision->cold_fraction = policy_cold_fraction(config, &learnt,
-							       r, &ref);
+	case POLICY_CONFIRM_REVERT:
+		return;
+	default:
+		break;
 	}
-	if (decision->cold_fraction < 0) {
+	decision->cold_fraction = policy_estimate(config, calibration,
+						  node->strategy, &obs);
+	why = policy_propose(config, calibration, node, hot, cold,
+			     decision->cold_fraction, &target, &gain);
+	decision->predicted_gain = gain;
+	if (why == POLICY_R_PROBE) {
 		forget_proposal(node);
-		if (node->strategy != cold || node->backoff_left ||
-		    node->since_switch < config->probe_interval)
-			return hold(decision, POLICY_R_UNTELLABLE);
 		decision->action = POLICY_SWITCH;
-		decision->to = hot;
+		decision->to = target;
 		decision->probe = true;
-		set_reason(decision, POLICY_R_PROBE);
+		set_reason(decision, why);
 		return;
 	}
-
-	if (decision->cold_fraction >= config->up_threshold)
-		target = cold;
-	else if (decision->cold_fraction <= config->down_threshold)
-		target = hot;
-	else
-		target = node->strategy;
-	if (target == node->strategy) {
+	if (why != POLICY_R_COLD && why != POLICY_R_HOT) {
 		forget_proposal(node);
-		return hold(decision, POLICY_R_FITS);
+		return hold(decision, why);
 	}
-	current_ns = policy_predict(calibration, node->strategy,
-				    decision->cold_fraction);
-	target_ns = policy_predict(calibration, target, decision->cold_fraction);
-	decision->predicted_gain = (current_ns - target_ns) / current_ns;
-	if (decision->predicted_gain < config->margin) {
-		forget_proposal(node);
-		return hold(decision, POLICY_R_BELOW_MARGIN);
+	why = policy_gate(config, node, &obs, target, target == cold, gain);
+	if (why != POLICY_R_NONE) {
+		if (why == POLICY_R_NOT_CORROBORATED)
+			forget_proposal(node);
+		return hold(decision, why);
 	}
-	if (target == cold && sample->counted &&
-	    sample->kernel_miss_ratio < config->min_cold_miss_ratio) {
-		forget_proposal(node);
-		return hold(decision, POLICY_R_NOT_CORROBORATED);
-	}
-	if (node->proposal == target) {
-		node->streak++;
-	} else {
-		node->proposal = target;
-		node->streak = 1;
-	}
-	if (node->backoff_left)
-		return hold(decision, POLICY_R_BACKING_OFF);
-	/* A switch predicted to halve the cost or better waits no longer. */
-	if (node->streak < config->dwell &&
-	    decision->predicted_gain < config->fast_gain)
-		return hold(decision, POLICY_R_DWELL);
-	if (node->since_switch < config->rate_limit)
-		return hold(decision, POLICY_R_RATE_LIMITED);
 	decision->action = POLICY_SWITCH;
 	decision->to = target;
-	decision->to_cold = target == cold;
 	set_reason(decision, target == cold ? POLICY_R_COLD : POLICY_R_HOT);
 }
 
@@ -427,17 +456,14 @@ void policy_applied(const struct policy_config *config,
 	forget_proposal(node);
 	node->confirm_ns_sum = 0;
 	node->confirm_intervals = 0;
+	node->confirm_user_sum = 0;
+	node->confirm_user_intervals = 0;
 	if (decision->action == POLICY_SWITCH) {
 		node->switched_from = decision->from;
 		node->probing = decision->probe;
 		node->confirm_left = config->confirm;
 		node->before_ns = decision->ns_per_page;
 		node->before_user_misses = decision->user_misses_per_page;
-		node->learn_ref = decision->to_cold;
-		if (decision->to_cold)
-			node->ref_cold_ns = 0;
-		node->confirm_user_sum = 0;
-		node->confirm_user_intervals = 0;
 	} else {
 		node->confirm_left = 0;
 		/* A failed probe only waits for the next probe interval. */

@@ -172,7 +172,6 @@ struct policy_decision {
 	double predicted_gain;		/* fraction of the current cost */
 	double user_misses_per_page;	/* -1 when not counted */
 	bool probe;			/* a SWITCH that only tries */
-	bool to_cold;			/* a SWITCH because pages are cold */
 };
 
 struct policy_node {
@@ -187,22 +186,6 @@ struct policy_node {
 	bool probing;			/* the last switch was a probe */
 	double before_ns;		/* measured cost before the switch */
 	double before_user_misses;	/* per page cleared; -1: not counted */
-	/*
-	 * What reference clears cost when the pages are cold, learnt while
-	 * confirming a switch to the cold strategy: single reference clears
-	 * between non-temporal ones can cost less than the calibration's
-	 * back-to-back cold passes, so the calibration's cold figure would
-	 * read cold pages as partly hot. 0: not learnt yet.
-	 */
-	double ref_cold_ns;
-	/*
-	 * The lowest cost measured in an interval while the node ran the hot
-	 * strategy: single timed clears cost more than the calibration's
-	 * back-to-back hot passes, and reference clears are single clears.
-	 * 0: not seen yet.
-	 */
-	double ref_hot_ns;
-	bool learn_ref;
 	double confirm_ns_sum;
 	double confirm_user_sum;
 	unsigned int confirm_intervals;
@@ -237,7 +220,84 @@ double policy_predict(const struct policy_calibration *calibration,
 		      int strategy, double cold_fraction);
 
 /*
- * One interval for one node. @pinned nodes are never changed. The caller
+ * The stages of one interval, each pure but for the node state it names.
+ *
+ * observe: what the interval measured, judged against MinSamples.
+ */
+struct policy_observation {
+	bool measured;			/* enough timed clears of the strategy */
+	double ns_per_page;		/* their mean */
+	bool referenced;		/* enough reference clears */
+	int ref_strategy;		/* what they ran: the kernel's routine */
+	double ref_ns_per_page;
+	double user_misses_per_page;	/* -1: not counted */
+	bool counted;			/* the PMU counted the node's LLC */
+	double kernel_miss_ratio;
+};
+
+void policy_observe(const struct policy_config *config,
+		    const struct policy_sample *sample,
+		    struct policy_observation *obs);
+
+/*
+ * confirm: for ConfirmIntervals after a switch, the mean cost (plus, where
+ * counted, the user-space misses it added at the cost of a missed line)
+ * against the cost before it. NONE: no switch to confirm; PENDING: still
+ * measuring; KEEP: it did no worse than RevertTolerance allows; REVERT:
+ * @decision says back to where it came from, and why.
+ */
+enum policy_confirm {
+	POLICY_CONFIRM_NONE,
+	POLICY_CONFIRM_PENDING,
+	POLICY_CONFIRM_KEEP,
+	POLICY_CONFIRM_REVERT,
+};
+
+enum policy_confirm policy_confirm(const struct policy_config *config,
+				   const struct policy_calibration *calibration,
+				   int hot, struct policy_node *node,
+				   const struct policy_observation *obs,
+				   struct policy_decision *decision);
+
+/*
+ * estimate: the cold fraction from where the strategy's cost lies between
+ * its calibrated hot and cold cost; where that spread is too small (a
+ * non-temporal strategy), from the reference clears against the
+ * calibration of the routine they ran. -1 when neither tells.
+ */
+double policy_estimate(const struct policy_config *config,
+		       const struct policy_calibration *calibration,
+		       int strategy, const struct policy_observation *obs);
+
+/*
+ * propose: the target at @fraction (cold at or above UpThreshold, hot at or
+ * below DownThreshold, else the current one) and its predicted gain.
+ * Returns COLD or HOT for a proposal worth its Margin; PROBE (target hot)
+ * when the fraction is unknown on the cold strategy and ProbeIntervals have
+ * passed outside a backoff; else why there is none (FITS, BELOW_MARGIN,
+ * UNTELLABLE).
+ */
+enum policy_reason policy_propose(const struct policy_config *config,
+				  const struct policy_calibration *calibration,
+				  const struct policy_node *node, int hot,
+				  int cold, double fraction, int *target,
+				  double *gain);
+
+/*
+ * gate: whether a proposal may switch now. NOT_CORROBORATED when the PMU's
+ * kernel LLC miss ratio says the pages are not cold (the proposal does not
+ * stand); otherwise the proposal's streak grows and BACKING_OFF, DWELL
+ * (fewer than DwellIntervals in a row, unless the gain reaches FastGain)
+ * or RATE_LIMITED hold it; NONE lets it through.
+ */
+enum policy_reason policy_gate(const struct policy_config *config,
+			       struct policy_node *node,
+			       const struct policy_observation *obs,
+			       int target, bool to_cold, double gain);
+
+/*
+ * One interval for one node: observe -> confirm -> estimate -> propose ->
+ * gate. @pinned nodes are never changed. The caller
  * applies a SWITCH or REVERT and then calls policy_applied(); in dry-run it
  * logs the decision and does not.
  */

@@ -52,11 +52,7 @@ struct run {
 				 * clear (the application reads the page) */
 	enum policy_reason last_reason;
 	enum policy_reason revert_reason;
-	bool reference;		/* reference clears with rep_stosb */
-	double ref_scale;	/* their cold cost / calibrated (0: 1) */
-	double single_ns;	/* added to every measured clear: a single
-				 * timed clear costs more than the
-				 * calibration's back-to-back passes */
+	bool reference;		/* reference clears with the kernel's routine */
 };
 
 static void run_init(struct run *r)
@@ -96,20 +92,19 @@ static enum policy_action interval(struct run *r, int i, double cold_fraction,
 	sample.ns_per_page = (c->hot_ns[s] + cold_fraction *
 			      (c->cold_ns[s] - c->hot_ns[s]) + noise(i, noise_ns)) *
 			     penalty;
-	if (r->reference && s != CLEARPAGE_STRATEGY_REP_STOSB &&
-	    s != CLEARPAGE_STRATEGY_KERNEL) {
-		sample.ref_strategy = CLEARPAGE_STRATEGY_REP_STOSB;
+	/*
+	 * The live baseline: beside any strategy but kernel, reference clears
+	 * with the kernel's routine, in the pattern its calibration measured.
+	 */
+	if (r->reference && s != CLEARPAGE_STRATEGY_KERNEL) {
+		sample.ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
 		sample.ref_samples = 16;
 		sample.ref_ns_per_page =
-			c->hot_ns[CLEARPAGE_STRATEGY_REP_STOSB] +
-			cold_fraction * (r->ref_scale ? r->ref_scale : 1) *
-				(c->cold_ns[CLEARPAGE_STRATEGY_REP_STOSB] -
-				 c->hot_ns[CLEARPAGE_STRATEGY_REP_STOSB]) +
+			c->hot_ns[CLEARPAGE_STRATEGY_KERNEL] +
+			cold_fraction * (c->cold_ns[CLEARPAGE_STRATEGY_KERNEL] -
+					 c->hot_ns[CLEARPAGE_STRATEGY_KERNEL]) +
 			noise(i + 7, noise_ns);
 	}
-	sample.ns_per_page += r->single_ns;
-	if (sample.ref_samples)
-		sample.ref_ns_per_page += r->single_ns;
 	sample.counted = r->counted;
 	sample.kernel_miss_ratio = r->kernel_miss_ratio;
 	sample.user_misses = non_temporal ? r->touch_misses * sample.pages : 0;
@@ -195,43 +190,15 @@ static void test_phases_reference(void)
 	run_init(&r);
 	r.reference = true;
 	hot_at = hot_cold_hot(&r, NULL);
-	CHECK(r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI] >= 35,
-	      "cold phase on movnti (%d of 40 intervals)",
+	CHECK(r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI] == 38,
+	      "cold phase on movnti from its third interval (%d of 40 intervals)",
 	      r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI]);
-	CHECK(hot_at >= 60 && hot_at <= 60 + 3,
-	      "hot phase: back to rep_stosb within the dwell time (interval %d)",
+	CHECK(hot_at == 60,
+	      "hot phase: the reference clears show it at once, a gain past FastGain needs no dwell (interval %d)",
 	      hot_at);
 	CHECK(r.reverts == 0 && r.switches == 2,
 	      "no probe, no revert: %d switches, %d reverts", r.switches,
 	      r.reverts);
-
-	/*
-	 * Single reference clears between non-temporal ones may cost far
-	 * less on cold pages than the calibration's cold passes (measured:
-	 * a third on a Xeon). The policy learns their cold cost while
-	 * confirming the switch to cold, instead of reading them as hot.
-	 */
-	run_init(&r);
-	r.reference = true;
-	r.ref_scale = 0.35;
-	hot_at = hot_cold_hot(&r, NULL);
-	CHECK(r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI] >= 35 && r.reverts == 0,
-	      "cheap reference clears: the cold phase stays on movnti (%d of 40, %d reverts)",
-	      r.intervals_on[CLEARPAGE_STRATEGY_MOVNTI], r.reverts);
-	CHECK(hot_at >= 60 && hot_at <= 60 + 3,
-	      "and the hot phase still returns within the dwell time (interval %d)",
-	      hot_at);
-
-	/* Single timed clears 60 ns dearer than calibrated, hot or cold:
-	 * the hot level is learnt from the hot strategy's own intervals. */
-	run_init(&r);
-	r.reference = true;
-	r.ref_scale = 0.35;
-	r.single_ns = 60;
-	hot_at = hot_cold_hot(&r, NULL);
-	CHECK(hot_at >= 60 && hot_at <= 60 + 3,
-	      "dearer single clears: the hot phase still returns within the dwell time (interval %d)",
-	      hot_at);
 }
 
 static void test_static(void)
@@ -525,11 +492,145 @@ static void test_sample_build(void)
 	      "pages but no timed clear: no cost");
 }
 
+/* Each stage alone, one exact check per branch. */
+static void test_stages(void)
+{
+	struct policy_config config;
+	struct policy_calibration c;
+	struct policy_observation obs;
+	struct policy_decision d = { 0 };
+	struct policy_node node;
+	struct policy_sample sample = {
+		.samples = 8, .ns_per_page = 300, .ref_samples = 7,
+		.ref_strategy = CLEARPAGE_STRATEGY_KERNEL, .ref_ns_per_page = 400,
+		.pages = 100,
+	};
+	const int hot = CLEARPAGE_STRATEGY_REP_STOSB;
+	const int cold = CLEARPAGE_STRATEGY_MOVNTI;
+	int target;
+	double gain;
+
+	policy_config_defaults(&config);
+	epyc_calibration(&c);
+
+	/* observe */
+	policy_observe(&config, &sample, &obs);
+	CHECK(obs.measured && !obs.referenced && obs.user_misses_per_page == -1,
+	      "observe: 8 clears measure (MinSamples 8), 7 reference clears do not, no counters: -1");
+	sample.samples = 7;
+	sample.ref_samples = 8;
+	sample.counted = true;
+	sample.user_misses = 50;
+	policy_observe(&config, &sample, &obs);
+	CHECK(!obs.measured && obs.referenced && obs.user_misses_per_page == 0.5,
+	      "observe: 7 clears do not measure, 8 reference clears do, 50 misses over 100 pages");
+
+	/* estimate */
+	obs = (struct policy_observation){ .measured = true, .ns_per_page = 240.5 };
+	CHECK(policy_estimate(&config, &c, CLEARPAGE_STRATEGY_KERNEL, &obs) == 0.5,
+	      "estimate: kernel at 240.5 ns, halfway between 70 and 411: 0.5");
+	obs.ns_per_page = 204.5;
+	CHECK(policy_estimate(&config, &c, cold, &obs) == -1,
+	      "estimate: movnti's 203/206 spread tells nothing, no reference: -1");
+	obs.referenced = true;
+	obs.ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
+	obs.ref_ns_per_page = 376.9;
+	CHECK(fabs(policy_estimate(&config, &c, cold, &obs) - 0.9) < 1e-9,
+	      "estimate: then the reference clears against kernel's calibration: 0.9");
+
+	/* propose */
+	policy_node_init(&node, CLEARPAGE_STRATEGY_KERNEL);
+	CHECK(policy_propose(&config, &c, &node, hot, cold, 0.5, &target, &gain) ==
+	      POLICY_R_FITS && target == CLEARPAGE_STRATEGY_KERNEL,
+	      "propose: 0.5 lies between the thresholds: the current strategy fits");
+	CHECK(policy_propose(&config, &c, &node, hot, cold, 0.9, &target, &gain) ==
+	      POLICY_R_COLD && target == cold && fabs(gain - (376.9 - 205.7) / 376.9) < 1e-9,
+	      "propose: 0.9 is cold: movnti, gain (376.9 - 205.7) / 376.9");
+	CHECK(policy_propose(&config, &c, &node, hot, cold, 0.1, &target, &gain) ==
+	      POLICY_R_BELOW_MARGIN && target == hot && gain == 0,
+	      "propose: 0.1 is hot, but rep_stosb costs what kernel does here: below the margin");
+	node.strategy = cold;
+	CHECK(policy_propose(&config, &c, &node, hot, cold, 0.1, &target, &gain) ==
+	      POLICY_R_HOT && target == hot,
+	      "propose: 0.1 on movnti: back to rep_stosb");
+	node.since_switch = config.probe_interval - 1;
+	CHECK(policy_propose(&config, &c, &node, hot, cold, -1, &target, &gain) ==
+	      POLICY_R_UNTELLABLE,
+	      "propose: unknown on movnti before ProbeIntervals: nothing to propose");
+	node.since_switch = config.probe_interval;
+	CHECK(policy_propose(&config, &c, &node, hot, cold, -1, &target, &gain) ==
+	      POLICY_R_PROBE && target == hot,
+	      "propose: unknown on movnti after ProbeIntervals: probe rep_stosb");
+	node.backoff_left = 1;
+	CHECK(policy_propose(&config, &c, &node, hot, cold, -1, &target, &gain) ==
+	      POLICY_R_UNTELLABLE, "propose: no probe while backing off");
+
+	/* gate */
+	policy_node_init(&node, CLEARPAGE_STRATEGY_KERNEL);
+	obs = (struct policy_observation){ .counted = true, .kernel_miss_ratio = 0.1 };
+	CHECK(policy_gate(&config, &node, &obs, cold, true, 0.9) ==
+	      POLICY_R_NOT_CORROBORATED && node.streak == 0,
+	      "gate: a cold proposal the LLC miss ratio (0.1) contradicts does not stand");
+	obs.kernel_miss_ratio = 0.5;
+	CHECK(policy_gate(&config, &node, &obs, cold, true, 0.2) == POLICY_R_DWELL &&
+	      node.streak == 1,
+	      "gate: first interval of a proposal with a gain below FastGain: dwell");
+	policy_gate(&config, &node, &obs, cold, true, 0.2);
+	CHECK(policy_gate(&config, &node, &obs, cold, true, 0.2) == POLICY_R_NONE &&
+	      node.streak == 3,
+	      "gate: third interval in a row (DwellIntervals 3): through");
+	CHECK(policy_gate(&config, &node, &obs, hot, false, 0.6) == POLICY_R_NONE &&
+	      node.streak == 1,
+	      "gate: a new proposal with a gain past FastGain: through at once");
+	node.since_switch = config.rate_limit - 1;
+	CHECK(policy_gate(&config, &node, &obs, hot, false, 0.6) ==
+	      POLICY_R_RATE_LIMITED && node.streak == 2,
+	      "gate: within RateLimitIntervals of the last switch: rate limited, the streak still grows");
+	node.backoff_left = 5;
+	CHECK(policy_gate(&config, &node, &obs, hot, false, 0.6) ==
+	      POLICY_R_BACKING_OFF && node.streak == 3,
+	      "gate: backing off holds it, the streak still grows");
+
+	/* confirm */
+	policy_node_init(&node, cold);
+	obs = (struct policy_observation){ .measured = true, .ns_per_page = 210,
+					   .user_misses_per_page = -1 };
+	CHECK(policy_confirm(&config, &c, hot, &node, &obs, &d) ==
+	      POLICY_CONFIRM_NONE, "confirm: no switch to confirm");
+	node.confirm_left = 2;
+	node.switched_from = CLEARPAGE_STRATEGY_KERNEL;
+	node.before_ns = 200;
+	node.before_user_misses = -1;
+	CHECK(policy_confirm(&config, &c, hot, &node, &obs, &d) ==
+	      POLICY_CONFIRM_PENDING, "confirm: first of two intervals: pending");
+	CHECK(policy_confirm(&config, &c, hot, &node, &obs, &d) ==
+	      POLICY_CONFIRM_KEEP,
+	      "confirm: 210 ns after 200 before, within RevertTolerance 5%%: keep");
+	node.confirm_left = 1;
+	node.confirm_ns_sum = 0;
+	node.confirm_intervals = 0;
+	obs.ns_per_page = 211;
+	CHECK(policy_confirm(&config, &c, hot, &node, &obs, &d) ==
+	      POLICY_CONFIRM_REVERT && d.action == POLICY_REVERT &&
+	      d.to == CLEARPAGE_STRATEGY_KERNEL && d.reason_id == POLICY_R_WORSE,
+	      "confirm: 211 ns after 200: revert to kernel, it did worse");
+	node.confirm_left = 1;
+	node.confirm_ns_sum = 0;
+	node.confirm_intervals = 0;
+	node.before_user_misses = 0;
+	obs.ns_per_page = 150;
+	obs.user_misses_per_page = 64;
+	CHECK(policy_confirm(&config, &c, hot, &node, &obs, &d) ==
+	      POLICY_CONFIRM_REVERT && d.reason_id == POLICY_R_USER_MISSES,
+	      "confirm: 150 ns but 64 more user misses a page at 5.3 ns each: revert, misses");
+}
+
 int main(int argc, char **argv)
 {
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
 	test_pick();
 	test_sample_build();
+	test_stages();
 	test_phases();
 	test_phases_reference();
 	test_static();
