@@ -13,10 +13,8 @@
  *           preemption disabled); wait until every stripped request has been
  *           cleared; only then unregister.
  *
- * Armed only while some node's 4k backend uses a strategy other than kernel,
- * never with
- * init_on_alloc=1, where the allocator zeroes every page anyway, and never
- * during a transition of the huge backend's livepatch (see backend_huge.c).
+ * When it is armed is backends.c's decision; this file only arms, disarms
+ * and clears.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,7 +26,6 @@
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
-#include <linux/sysfs.h>
 
 #include "clearpage.h"
 #include "compat.h"
@@ -88,8 +85,12 @@ static unsigned long sum_counter(unsigned long __percpu *counter)
 	return sum;
 }
 
-static int probe_4k_arm(void)
+/* Register the probe and start stripping. Under clearpage_lock. */
+int clearpage_4k_arm(void)
 {
+	lockdep_assert_held(&clearpage_lock);
+	if (probe_4k_registered)
+		return 0;
 	memset(&probe_4k, 0, sizeof(probe_4k));
 	probe_4k.kp.symbol_name = CLEARPAGE_ALLOC_SYMBOL;
 	probe_4k.entry_handler = alloc_entry;
@@ -108,10 +109,17 @@ static int probe_4k_arm(void)
 	return 0;
 }
 
-static void probe_4k_disarm(void)
+/*
+ * Stop stripping, wait for every stripped request to be cleared, and
+ * unregister. Under clearpage_lock.
+ */
+void clearpage_4k_disarm(void)
 {
 	unsigned long stripped;
 
+	lockdep_assert_held(&clearpage_lock);
+	if (!probe_4k_registered)
+		return;
 	WRITE_ONCE(stripping, false);
 	synchronize_rcu();
 	/* No request can be stripped any more; wait for those that were. */
@@ -122,46 +130,14 @@ static void probe_4k_disarm(void)
 	probe_4k_registered = false;
 }
 
-/* Arm or disarm to match the nodes' strategies. Called under clearpage_lock. */
-void clearpage_4k_update(void)
-{
-	bool wanted = clearpage_any_node_intercepted(CLEARPAGE_BACKEND_4K) &&
-		      !want_init_on_alloc(0) && clearpage_huge_settled();
-
-	lockdep_assert_held(&clearpage_lock);
-	if (wanted && !probe_4k_registered)
-		probe_4k_arm();
-	else if (!wanted && probe_4k_registered)
-		probe_4k_disarm();
-}
-
 bool clearpage_4k_armed(void)
 {
 	lockdep_assert_held(&clearpage_lock);
 	return probe_4k_registered;
 }
 
-void clearpage_4k_exit(void)
+/* The last registration's error, 0 if none. */
+int clearpage_4k_error(void)
 {
-	mutex_lock(&clearpage_lock);
-	if (probe_4k_registered)
-		probe_4k_disarm();
-	mutex_unlock(&clearpage_lock);
-}
-
-int clearpage_4k_describe(char *buf, int at)
-{
-	if (want_init_on_alloc(0))
-		return sysfs_emit_at(buf, at,
-				     "4k inactive: init_on_alloc=1 (the page allocator zeroes every page; boot with init_on_alloc=0 to enable)\n");
-	if (probe_4k_registered)
-		return sysfs_emit_at(buf, at, "4k active\n");
-	if (!clearpage_any_node_intercepted(CLEARPAGE_BACKEND_4K))
-		return sysfs_emit_at(buf, at,
-				     "4k inactive: no strategy other than kernel selected\n");
-	if (!clearpage_huge_settled())
-		return clearpage_huge_describe_wait(buf, at);
-	return sysfs_emit_at(buf, at,
-			     "4k inactive: kretprobe on %s failed (error %d)\n",
-			     CLEARPAGE_ALLOC_SYMBOL, probe_4k_error);
+	return probe_4k_error;
 }

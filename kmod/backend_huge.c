@@ -24,13 +24,8 @@
 
 #include <linux/hugetlb.h>
 #include <linux/livepatch.h>
-#include <linux/list.h>
 #include <linux/mm.h>
-#include <linux/module.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
-#include <linux/sysfs.h>
-#include <linux/workqueue.h>
 
 #include "clearpage.h"
 #include "compat.h"
@@ -39,8 +34,6 @@
 static_assert(!IS_ENABLED(CONFIG_HIGHMEM));
 
 static int huge_enable_error;
-/* The patch is fully applied: no livepatch transition of ours is running. */
-static bool huge_patched;
 
 /* True when the page allocator zeroes every page it hands out. */
 static bool allocator_zeroes_pages(void)
@@ -109,35 +102,6 @@ static void clear_huge_ranges(struct clearpage_node *node, int strategy,
 			       clear_range, &r);
 }
 
-static void clear_range_unaccounted(void *kaddr, int routine,
-				    unsigned long first, unsigned long n)
-{
-	clearpage_run_range(routine, kaddr + first * PAGE_SIZE, n * PAGE_SIZE);
-}
-
-static void clear_subpage_unaccounted(void *kaddr, unsigned long index)
-{
-	clearpage_run(CLEARPAGE_STRATEGY_KERNEL, kaddr + index * PAGE_SIZE);
-}
-
-/*
- * The same clear of @nr_pages at @kaddr (direct map), unaccounted, without
- * cond_resched(): the calibration times it. kernel: the kernel's walk.
- */
-void clearpage_huge_clear_unaccounted(int strategy, void *kaddr,
-				      unsigned int nr_pages,
-				      unsigned int fault)
-{
-	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
-		clearpage_kernel_walk(fault, nr_pages, MAX_ORDER_NR_PAGES,
-				      clear_subpage_unaccounted, kaddr);
-		return;
-	}
-	clearpage_folio_ranges(strategy, fault, nr_pages,
-			       READ_ONCE(clearpage_huge_chunk_pages),
-			       clear_range_unaccounted, kaddr);
-}
-
 static void clear_huge(struct page *page, unsigned long addr_hint,
 		       unsigned int nr_pages)
 {
@@ -193,38 +157,10 @@ static struct klp_func clearpage_huge_funcs[] = {
 	{}
 };
 
-/*
- * The 4k backend's kretprobe must not be armed while a livepatch transition
- * walks task stacks: on 6.1, a preempted task inside the probed function has
- * a rethook return address that the reliable unwinder WARNs about
- * (rethook_find_ret_addr(), fixed upstream in later kernels). So it is armed
- * only once the patch is fully applied, and disarmed and drained before the
- * unpatch transition starts.
- */
-static void huge_post_patch(struct klp_object *obj)
-{
-	mutex_lock(&clearpage_lock);
-	huge_patched = true;
-	clearpage_4k_update();
-	mutex_unlock(&clearpage_lock);
-}
-
-static void huge_pre_unpatch(struct klp_object *obj)
-{
-	mutex_lock(&clearpage_lock);
-	huge_patched = false;
-	clearpage_4k_update();
-	mutex_unlock(&clearpage_lock);
-}
-
 static struct klp_object clearpage_huge_objs[] = {
 	{
-		/* name NULL: vmlinux */
+		/* name NULL: vmlinux; callbacks: backends.c */
 		.funcs = clearpage_huge_funcs,
-		.callbacks = {
-			.post_patch = huge_post_patch,
-			.pre_unpatch = huge_pre_unpatch,
-		},
 	},
 	{}
 };
@@ -235,171 +171,26 @@ static struct klp_patch clearpage_huge_patch = {
 };
 
 /*
- * Other livepatches. Their transitions walk every task's stack just as ours
- * do, so the 4k backend's kretprobe is disarmed from the moment a livepatch
- * module starts loading (before its init can start a transition) until no
- * transition runs any more. And a livepatch in replace mode (kpatch, a
- * vendor's cumulative patch) replaces ours without calling our pre_unpatch
- * callback: then huge folios are back on the kernel's clear, and `backends`
- * says so, until clearpage is reloaded.
- *
- * Whether a transition runs is read from the patch state of the worker that
- * polls: the livepatch core sets it in every task when a transition starts
- * and resets it only when the transition, the unpatching of the patches it
- * replaced included, is complete.
+ * Enable the livepatch, with @callbacks run by the livepatch core around
+ * its transitions. Returns 0 or the error of klp_enable_patch().
  */
-struct foreign_livepatch {
-	struct list_head list;
-	struct module *mod;
-};
-
-/* Livepatch modules between COMING and LIVE or GOING; under clearpage_lock. */
-static LIST_HEAD(foreign_loading);
-/* A livepatch of another module is loading or in transition. */
-static bool foreign_busy;
-/* The last one seen, for the log and `backends`. */
-static char foreign_name[MODULE_NAME_LEN];
-
-static void foreign_poll(struct work_struct *work);
-static DECLARE_DELAYED_WORK(foreign_work, foreign_poll);
-
-static bool livepatch_transition_running(void)
+int clearpage_huge_enable(const struct klp_callbacks *callbacks)
 {
-	return READ_ONCE(current->patch_state) != KLP_TRANSITION_IDLE;
-}
-
-/* Our patch is gone though we never unpatched it: another one replaced it. */
-static bool huge_replaced(void)
-{
-	return huge_patched && !READ_ONCE(clearpage_huge_patch.enabled);
-}
-
-static void foreign_poll(struct work_struct *work)
-{
-	bool replaced;
-
-	mutex_lock(&clearpage_lock);
-	if (!list_empty(&foreign_loading) || livepatch_transition_running()) {
-		mutex_unlock(&clearpage_lock);
-		schedule_delayed_work(&foreign_work, HZ / 10);
-		return;
-	}
-	foreign_busy = false;
-	replaced = huge_replaced();
-	clearpage_4k_update();
-	mutex_unlock(&clearpage_lock);
-	if (replaced)
-		pr_warn("livepatch %s replaced clearpage's (replace mode): huge pages keep the kernel's clear until clearpage is reloaded (clearpagectl unload; modprobe clearpage)\n",
-			foreign_name);
-}
-
-static int foreign_module_event(struct notifier_block *nb,
-				unsigned long state, void *data)
-{
-	struct module *mod = data;
-	struct foreign_livepatch *entry, *tmp;
-
-	if (mod == THIS_MODULE || !is_livepatch_module(mod))
-		return NOTIFY_DONE;
-	mutex_lock(&clearpage_lock);
-	if (state == MODULE_STATE_COMING) {
-		/* Without memory, stay disarmed until the next livepatch. */
-		entry = kmalloc(sizeof(*entry), GFP_KERNEL);
-		if (entry) {
-			entry->mod = mod;
-			list_add(&entry->list, &foreign_loading);
-		}
-		foreign_busy = true;
-		strscpy(foreign_name, mod->name, sizeof(foreign_name));
-		if (clearpage_4k_armed())
-			pr_info("livepatch %s is loading: the 4k backend is disarmed until its transition is complete\n",
-				mod->name);
-		clearpage_4k_update();
-	} else if (state == MODULE_STATE_LIVE || state == MODULE_STATE_GOING) {
-		list_for_each_entry_safe(entry, tmp, &foreign_loading, list) {
-			if (entry->mod == mod) {
-				list_del(&entry->list);
-				kfree(entry);
-			}
-		}
-		if (foreign_busy)
-			schedule_delayed_work(&foreign_work, 0);
-	}
-	mutex_unlock(&clearpage_lock);
-	return NOTIFY_OK;
-}
-
-static struct notifier_block foreign_module_notifier = {
-	.notifier_call = foreign_module_event,
-};
-
-/*
- * A failure to patch leaves the 4k backend and the knob working; `backends`
- * reports why the huge backend is off.
- */
-void clearpage_huge_init(void)
-{
-	int err = register_module_notifier(&foreign_module_notifier);
-
-	if (err)
-		pr_warn("cannot watch for other livepatches (%d)\n", err);
+	clearpage_huge_objs[0].callbacks = *callbacks;
 	huge_enable_error = klp_enable_patch(&clearpage_huge_patch);
 	if (huge_enable_error)
 		pr_warn("livepatch of %s failed (%d): huge pages keep the kernel's clear\n",
 			CLEARPAGE_HUGE_SYMBOL, huge_enable_error);
+	return huge_enable_error;
 }
 
-void clearpage_huge_exit(void)
+int clearpage_huge_error(void)
 {
-	struct foreign_livepatch *entry, *tmp;
-
-	unregister_module_notifier(&foreign_module_notifier);
-	cancel_delayed_work_sync(&foreign_work);
-	list_for_each_entry_safe(entry, tmp, &foreign_loading, list) {
-		list_del(&entry->list);
-		kfree(entry);
-	}
+	return huge_enable_error;
 }
 
-/*
- * Whether other probes may be armed: no livepatch transition runs, ours or
- * another module's.
- */
-bool clearpage_huge_settled(void)
+/* Whether the livepatch is enabled (false once replaced or disabled). */
+bool clearpage_huge_enabled(void)
 {
-	lockdep_assert_held(&clearpage_lock);
-	return (huge_enable_error || huge_patched) && !foreign_busy;
-}
-
-/* Why the 4k backend waits, when clearpage_huge_settled() is false. */
-int clearpage_huge_describe_wait(char *buf, int at)
-{
-	if (foreign_busy)
-		return sysfs_emit_at(buf, at,
-				     "4k inactive: livepatch %s is loading or in transition\n",
-				     foreign_name);
-	return sysfs_emit_at(buf, at,
-			     "4k inactive: the livepatch is in transition or disabled\n");
-}
-
-int clearpage_huge_describe(char *buf, int at)
-{
-	if (huge_enable_error)
-		return sysfs_emit_at(buf, at,
-				     "huge inactive: livepatch of %s failed (error %d)\n",
-				     CLEARPAGE_HUGE_SYMBOL, huge_enable_error);
-	if (huge_replaced())
-		return sysfs_emit_at(buf, at,
-				     "huge inactive: livepatch replaced by %s (replace mode); reload clearpage to restore\n",
-				     foreign_name);
-	if (!clearpage_huge_patch.enabled)
-		return sysfs_emit_at(buf, at,
-				     "huge inactive: livepatch disabled (remove with clearpagectl unload)\n");
-	if (!huge_patched)
-		return sysfs_emit_at(buf, at,
-				     "huge inactive: livepatch transition in progress\n");
-	if (!clearpage_any_node_intercepted(CLEARPAGE_BACKEND_HUGE))
-		return sysfs_emit_at(buf, at,
-				     "huge inactive: no strategy other than kernel selected\n");
-	return sysfs_emit_at(buf, at, "huge active\n");
+	return !huge_enable_error && READ_ONCE(clearpage_huge_patch.enabled);
 }

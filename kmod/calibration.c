@@ -96,7 +96,7 @@ static u64 time_folio(const struct calibration_run *run, int strategy)
 
 	preempt_disable();
 	start = local_clock();
-	clearpage_huge_clear_unaccounted(strategy, run->buffer, run->nr_pages,
+	clearpage_folio_clear_unaccounted(strategy, run->buffer, run->nr_pages,
 					 0);
 	ns = local_clock() - start;
 	preempt_enable();
@@ -181,7 +181,7 @@ static unsigned long self_test(struct calibration_run *run, int strategy)
 		clearpage_run(strategy, run->buffer + i * PAGE_SIZE);
 	wrong += nonzero_bytes(run->buffer, bytes);
 	memset(run->buffer, CALIBRATION_PATTERN, bytes);
-	clearpage_huge_clear_unaccounted(strategy, run->buffer, run->nr_pages,
+	clearpage_folio_clear_unaccounted(strategy, run->buffer, run->nr_pages,
 					 run->nr_pages / 2);
 	wrong += nonzero_bytes(run->buffer, bytes);
 	return wrong;
@@ -244,8 +244,13 @@ static struct page *alloc_pool(int nid, unsigned int *order)
 	return NULL;
 }
 
-int clearpage_calibrate(struct clearpage_node *node)
+/*
+ * Measure @node's calibration. Returns the strategies whose routine failed
+ * its self-test (a bit per strategy; the caller refuses them), or -errno.
+ */
+long clearpage_calibrate(struct clearpage_node *node)
 {
+	long failed;
 	struct calibration_run *run;
 	struct page *pages;
 	unsigned int order;
@@ -285,9 +290,9 @@ int clearpage_calibrate(struct clearpage_node *node)
 		       node->nid, clearpage_strategy_names[strategy],
 		       run->failed_bytes[strategy], run->nr_pages * 4,
 		       clearpage_strategy_names[strategy]);
-		clearpage_strategy_refuse(strategy);
 	}
+	failed = run->failed;
 	__free_pages(pages, order);
 	kfree(run);
-	return 0;
+	return failed;
 }

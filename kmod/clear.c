@@ -18,6 +18,54 @@
 
 static DEFINE_PER_CPU(unsigned int, clearpage_sample_sequence);
 
+/*
+ * The managed nodes, by node id: published by node.c once complete, read
+ * locklessly by the clearing paths.
+ */
+static struct clearpage_node *clearpage_nodes[MAX_NUMNODES];
+
+void clearpage_node_publish(int nid, struct clearpage_node *node)
+{
+	WRITE_ONCE(clearpage_nodes[nid], node);
+}
+
+struct clearpage_node *clearpage_node_get(int nid)
+{
+	if (nid < 0 || nid >= MAX_NUMNODES)
+		return NULL;
+	return READ_ONCE(clearpage_nodes[nid]);
+}
+
+/* The next managed node after @nid, or MAX_NUMNODES. */
+int clearpage_next_node(int nid, struct clearpage_node **node)
+{
+	for (nid++; nid < MAX_NUMNODES; nid++) {
+		*node = clearpage_node_get(nid);
+		if (*node)
+			break;
+	}
+	return nid;
+}
+
+/* A node clearpage does not manage (NULL) clears as the kernel does. */
+int clearpage_node_strategy(struct clearpage_node *node, int backend)
+{
+	return node ? READ_ONCE(node->choice[backend].strategy) :
+		      CLEARPAGE_STRATEGY_KERNEL;
+}
+
+bool clearpage_any_node_intercepted(int backend)
+{
+	struct clearpage_node *node;
+	int nid;
+
+	for_each_clearpage_node(node, nid)
+		if (READ_ONCE(node->choice[backend].strategy) !=
+		    CLEARPAGE_STRATEGY_KERNEL)
+			return true;
+	return false;
+}
+
 /* Clear @bytes (whole pages) of the direct map at @kaddr with @strategy. */
 void clearpage_run_range(int strategy, void *kaddr, unsigned long bytes)
 {
@@ -183,4 +231,33 @@ void clearpage_count_prezeroed(struct clearpage_node *node,
 			       unsigned int nr_pages)
 {
 	this_cpu_add(node->stats->pages_huge_prezeroed, nr_pages);
+}
+
+static void clear_range_unaccounted(void *kaddr, int routine,
+				    unsigned long first, unsigned long n)
+{
+	clearpage_run_range(routine, kaddr + first * PAGE_SIZE, n * PAGE_SIZE);
+}
+
+static void clear_subpage_unaccounted(void *kaddr, unsigned long index)
+{
+	clearpage_run(CLEARPAGE_STRATEGY_KERNEL, kaddr + index * PAGE_SIZE);
+}
+
+/*
+ * The same clear of @nr_pages at @kaddr (direct map), unaccounted, without
+ * cond_resched(): the calibration times it. kernel: the kernel's walk.
+ */
+void clearpage_folio_clear_unaccounted(int strategy, void *kaddr,
+				      unsigned int nr_pages,
+				      unsigned int fault)
+{
+	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
+		clearpage_kernel_walk(fault, nr_pages, MAX_ORDER_NR_PAGES,
+				      clear_subpage_unaccounted, kaddr);
+		return;
+	}
+	clearpage_folio_ranges(strategy, fault, nr_pages,
+			       READ_ONCE(clearpage_huge_chunk_pages),
+			       clear_range_unaccounted, kaddr);
 }

@@ -56,41 +56,66 @@ struct clearpage_node {
 		calibration[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
 };
 
-/* main.c */
-extern struct clearpage_cpu clearpage_cpu;
-extern const char *const clearpage_strategy_names[CLEARPAGE_STRATEGY_COUNT];
-extern unsigned int clearpage_sample_shift;
-extern unsigned int clearpage_reference_shift;
-extern unsigned int clearpage_huge_chunk_pages;
-bool clearpage_strategy_usable(int strategy);
-void clearpage_strategy_refuse(int strategy);
-int clearpage_strategy_parse(const char *buf, size_t count);
-const char *clearpage_source_name(enum clearpage_source source);
-extern const char *const clearpage_backend_names[CLEARPAGE_BACKEND_COUNT];
+/*
+ * The module's layers, top to bottom (main.c says more); each file calls
+ * only the layers below it.
+ */
 
-/* node.c: clearpage_lock serialises every change of strategy and pin. */
-extern struct mutex clearpage_lock;
+/* sysfs.c, netlink.c: the ABI */
+int clearpage_sysfs_create(void);
+void clearpage_sysfs_remove(void);
+extern const struct kobj_type clearpage_node_ktype;
+int clearpage_nl_register(void);
+void clearpage_nl_unregister(void);
+
+/* node.c: strategy and pin per node and backend */
 int clearpage_nodes_create(int default_strategy);
 void clearpage_nodes_destroy(void);
 void clearpage_node_release(struct kobject *kobj);
-struct clearpage_node *clearpage_node_get(int nid);
-int clearpage_node_strategy(struct clearpage_node *node, int backend);
-bool clearpage_any_node_intercepted(int backend);
 /* @backend: one, or CLEARPAGE_BACKEND_ALL. */
 int clearpage_node_set_strategy(struct clearpage_node *node, int backend,
 				int strategy, enum clearpage_source source);
-void clearpage_nodes_leave(int strategy);
 int clearpage_node_set_pinned(struct clearpage_node *node, int backend,
 			      bool pinned, enum clearpage_source source);
+int clearpage_node_calibrate(struct clearpage_node *node);
 void clearpage_node_stats_sum(struct clearpage_node *node,
 			      struct clearpage_node_stats *sum);
+/* The one hook up: told of every change, under clearpage_lock. */
+typedef void (*clearpage_notify_fn)(struct clearpage_node *node, int backend,
+				    int old_strategy);
+void clearpage_node_set_notify(clearpage_notify_fn fn);
+
+/* backends.c: which backends are armed, and when */
+void clearpage_backends_init(void);
+void clearpage_backends_exit(void);
+void clearpage_backends_update(void);
+int clearpage_backends_describe(char *buf);
+
+/* calibration.c: a bit per strategy that failed its self-test, or -errno */
+long clearpage_calibrate(struct clearpage_node *node);
+
+/* backend_huge.c: the livepatch of the huge folio clear */
+struct klp_callbacks;
+int clearpage_huge_enable(const struct klp_callbacks *callbacks);
+int clearpage_huge_error(void);
+bool clearpage_huge_enabled(void);
+
+/* backend_4k.c: the kretprobe of the 4 KiB fault allocation */
+int clearpage_4k_arm(void);
+void clearpage_4k_disarm(void);
+bool clearpage_4k_armed(void);
+int clearpage_4k_error(void);
+
+/* clear.c: clearing and accounting, and the table of managed nodes */
+void clearpage_node_publish(int nid, struct clearpage_node *node);
+struct clearpage_node *clearpage_node_get(int nid);
+int clearpage_node_strategy(struct clearpage_node *node, int backend);
+bool clearpage_any_node_intercepted(int backend);
 int clearpage_next_node(int nid, struct clearpage_node **node);
 /* Every node clearpage manages, in node id order. */
 #define for_each_clearpage_node(node, nid)                                 \
 	for ((nid) = clearpage_next_node(-1, &(node)); (nid) < MAX_NUMNODES; \
 	     (nid) = clearpage_next_node((nid), &(node)))
-
-/* clear.c */
 void clearpage_run(int strategy, void *kaddr);
 void clearpage_run_range(int strategy, void *kaddr, unsigned long bytes);
 void clearpage_clear_page(struct clearpage_node *node, int strategy,
@@ -105,37 +130,23 @@ bool clearpage_reference_folio(int strategy, unsigned long pfn,
 			       unsigned int nr_pages);
 void clearpage_count_prezeroed(struct clearpage_node *node,
 			       unsigned int nr_pages);
+/* A folio's clear as the huge backend does it, unaccounted (calibration). */
+void clearpage_folio_clear_unaccounted(int strategy, void *kaddr,
+				       unsigned int nr_pages,
+				       unsigned int fault);
 
-/* sysfs.c */
-int clearpage_sysfs_create(void);
-int clearpage_sysfs_add_node(struct clearpage_node *node);
-void clearpage_sysfs_remove(void);
-extern const struct kobj_type clearpage_node_ktype;
-
-/* backend_huge.c */
-void clearpage_huge_init(void);
-void clearpage_huge_clear_unaccounted(int strategy, void *kaddr,
-				      unsigned int nr_pages,
-				      unsigned int fault);
-void clearpage_huge_exit(void);
-bool clearpage_huge_settled(void);
-int clearpage_huge_describe(char *buf, int at);
-int clearpage_huge_describe_wait(char *buf, int at);
-
-/* backend_4k.c */
-void clearpage_4k_update(void);
-bool clearpage_4k_armed(void);
-void clearpage_4k_exit(void);
-int clearpage_4k_describe(char *buf, int at);
-
-/* netlink.c */
-int clearpage_nl_register(void);
-void clearpage_nl_unregister(void);
-void clearpage_nl_notify(struct clearpage_node *node, int backend,
-			 int old_strategy);
-
-/* calibration.c */
-int clearpage_calibrate(struct clearpage_node *node);
+/* strategy.c: strategies, the CPU, parameters, the lock */
+extern struct mutex clearpage_lock;
+extern struct clearpage_cpu clearpage_cpu;
+extern const char *const clearpage_strategy_names[CLEARPAGE_STRATEGY_COUNT];
+extern const char *const clearpage_backend_names[CLEARPAGE_BACKEND_COUNT];
+extern unsigned int clearpage_sample_shift;
+extern unsigned int clearpage_reference_shift;
+extern unsigned int clearpage_huge_chunk_pages;
+bool clearpage_strategy_usable(int strategy);
+void clearpage_strategy_refuse(int strategy);
+int clearpage_strategy_parse(const char *buf, size_t count);
+const char *clearpage_source_name(enum clearpage_source source);
 
 /* testing.c: compiled into test builds only (kmod/build.sh ... test). */
 #ifdef CLEARPAGE_TEST

@@ -12,8 +12,6 @@
 
 static struct genl_family clearpage_family;
 /* Written and read under clearpage_lock, as every notification runs. */
-static bool clearpage_nl_registered;
-
 /* Only request attributes: everything else is rejected as unknown. */
 static const struct nla_policy clearpage_policy[CLEARPAGE_A_MAX + 1] = {
 	[CLEARPAGE_A_NODE] = NLA_POLICY_MAX(NLA_U32, MAX_NUMNODES - 1),
@@ -330,7 +328,7 @@ static int calibrate_doit(struct sk_buff *skb, struct genl_info *info)
 	node = request_node(info);
 	if (IS_ERR(node))
 		return PTR_ERR(node);
-	err = clearpage_calibrate(node);
+	err = clearpage_node_calibrate(node);
 	return err ? err : reply(info, node, FILL_CALIBRATION);
 }
 
@@ -380,18 +378,16 @@ static struct genl_family clearpage_family __ro_after_init = {
 
 /*
  * Announce a change of @node's @backend (strategy was @old_strategy) on
- * "events". Called under clearpage_lock, so events leave in the order of
- * changes.
+ * "events": node.c's notification hook, called under clearpage_lock, so
+ * events leave in the order of changes.
  */
-void clearpage_nl_notify(struct clearpage_node *node, int backend,
-			 int old_strategy)
+static void clearpage_nl_notify(struct clearpage_node *node, int backend,
+				int old_strategy)
 {
 	struct sk_buff *msg;
 	void *hdr;
 
 	lockdep_assert_held(&clearpage_lock);
-	if (!clearpage_nl_registered)
-		return;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return;
@@ -413,20 +409,20 @@ int clearpage_nl_register(void)
 
 	if (!err) {
 		mutex_lock(&clearpage_lock);
-		clearpage_nl_registered = true;
+		clearpage_node_set_notify(clearpage_nl_notify);
 		mutex_unlock(&clearpage_lock);
 	}
 	return err;
 }
 
 /*
- * Notifications run under clearpage_lock: once the flag is cleared under it,
- * none is in flight past the check and none starts, so the family can go.
+ * Notifications run under clearpage_lock: once the hook is cleared under
+ * it, none is in flight and none starts, so the family can go.
  */
 void clearpage_nl_unregister(void)
 {
 	mutex_lock(&clearpage_lock);
-	clearpage_nl_registered = false;
+	clearpage_node_set_notify(NULL);
 	mutex_unlock(&clearpage_lock);
 	genl_unregister_family(&clearpage_family);
 }

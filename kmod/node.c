@@ -17,45 +17,18 @@
 
 #include "clearpage.h"
 
-DEFINE_MUTEX(clearpage_lock);
 
-static struct clearpage_node *clearpage_nodes[MAX_NUMNODES];
+/*
+ * The one notification hook: who else hears of a change (netlink's
+ * multicast event), registered by that layer while it is up. Called under
+ * clearpage_lock, so registration under the lock makes unload safe.
+ */
+static clearpage_notify_fn clearpage_notify_hook;
 
-struct clearpage_node *clearpage_node_get(int nid)
+void clearpage_node_set_notify(clearpage_notify_fn fn)
 {
-	if (nid < 0 || nid >= MAX_NUMNODES)
-		return NULL;
-	return READ_ONCE(clearpage_nodes[nid]);
-}
-
-/* The next managed node after @nid, or MAX_NUMNODES. */
-int clearpage_next_node(int nid, struct clearpage_node **node)
-{
-	for (nid++; nid < MAX_NUMNODES; nid++) {
-		*node = clearpage_node_get(nid);
-		if (*node)
-			break;
-	}
-	return nid;
-}
-
-/* A node clearpage does not manage (NULL) clears as the kernel does. */
-int clearpage_node_strategy(struct clearpage_node *node, int backend)
-{
-	return node ? READ_ONCE(node->choice[backend].strategy) :
-		      CLEARPAGE_STRATEGY_KERNEL;
-}
-
-bool clearpage_any_node_intercepted(int backend)
-{
-	struct clearpage_node *node;
-	int nid;
-
-	for_each_clearpage_node(node, nid)
-		if (READ_ONCE(node->choice[backend].strategy) !=
-		    CLEARPAGE_STRATEGY_KERNEL)
-			return true;
-	return false;
+	lockdep_assert_held(&clearpage_lock);
+	clearpage_notify_hook = fn;
 }
 
 static void clearpage_node_announce(struct clearpage_node *node, int backend,
@@ -77,7 +50,8 @@ static void clearpage_node_announce(struct clearpage_node *node, int backend,
 	snprintf(env_pinned, sizeof(env_pinned), "CLEARPAGE_PINNED=%d",
 		 choice->pinned);
 	kobject_uevent_env(&node->kobj, KOBJ_CHANGE, envp);
-	clearpage_nl_notify(node, backend, old_strategy);
+	if (clearpage_notify_hook)
+		clearpage_notify_hook(node, backend, old_strategy);
 }
 
 /* Record a change of @backend on @node and announce it. */
@@ -130,13 +104,13 @@ int clearpage_node_set_strategy(struct clearpage_node *node, int backend,
 		clearpage_choice_set(node, b, strategy,
 				     node->choice[b].pinned ||
 				     source == CLEARPAGE_SOURCE_ADMIN, source);
-	clearpage_4k_update();
+	clearpage_backends_update();
 	mutex_unlock(&clearpage_lock);
 	return 0;
 }
 
 /* Every backend of every node on @strategy returns to kernel, pinned or not. */
-void clearpage_nodes_leave(int strategy)
+static void clearpage_nodes_leave(int strategy)
 {
 	struct clearpage_node *node;
 	int nid, b;
@@ -149,8 +123,28 @@ void clearpage_nodes_leave(int strategy)
 						     CLEARPAGE_STRATEGY_KERNEL,
 						     node->choice[b].pinned,
 						     CLEARPAGE_SOURCE_DEFAULT);
-	clearpage_4k_update();
+	clearpage_backends_update();
 	mutex_unlock(&clearpage_lock);
+}
+
+/*
+ * Calibrate @node; a routine that failed its self-test is refused on the
+ * machine, and every node running it returns to kernel, pinned or not.
+ */
+int clearpage_node_calibrate(struct clearpage_node *node)
+{
+	long failed = clearpage_calibrate(node);
+	int strategy;
+
+	if (failed < 0)
+		return failed;
+	for (strategy = 1; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
+		if (!(failed & (1L << strategy)))
+			continue;
+		clearpage_strategy_refuse(strategy);
+		clearpage_nodes_leave(strategy);
+	}
+	return 0;
 }
 
 int clearpage_node_set_pinned(struct clearpage_node *node, int backend,
@@ -209,6 +203,8 @@ static struct clearpage_node *clearpage_node_alloc(int nid, int strategy)
 		return NULL;
 	}
 	node->nid = nid;
+	/* Added to sysfs by clearpage_sysfs_create(); freed by the last put. */
+	kobject_init(&node->kobj, &clearpage_node_ktype);
 	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
 		node->choice[b] = (struct clearpage_choice){
 			.strategy = strategy,
@@ -244,14 +240,9 @@ int clearpage_nodes_create(int default_strategy)
 			err = -ENOMEM;
 			goto err;
 		}
-		err = clearpage_sysfs_add_node(node);
-		if (err) {
-			kobject_put(&node->kobj);
-			goto err;
-		}
 		/* Published only once complete: the clearing paths may look. */
-		WRITE_ONCE(clearpage_nodes[nid], node);
-		clearpage_calibrate(node);
+		clearpage_node_publish(nid, node);
+		clearpage_node_calibrate(node);
 	}
 	return 0;
 err:
@@ -266,7 +257,7 @@ void clearpage_nodes_destroy(void)
 	int nid;
 
 	for_each_clearpage_node(node, nid) {
-		WRITE_ONCE(clearpage_nodes[nid], NULL);
+		clearpage_node_publish(nid, NULL);
 		kobject_put(&node->kobj);
 	}
 }

@@ -38,13 +38,7 @@ static ssize_t cpu_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t backends_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
 {
-	int len;
-
-	mutex_lock(&clearpage_lock);
-	len = clearpage_huge_describe(buf, 0);
-	len += clearpage_4k_describe(buf, len);
-	mutex_unlock(&clearpage_lock);
-	return len;
+	return clearpage_backends_describe(buf);
 }
 
 static struct kobj_attribute available_strategies_attr =
@@ -258,7 +252,7 @@ static ssize_t calibrate_store(struct kobject *kobj,
 	err = clearpage_parse_bool(buf, count, &value);
 	if (err || !value)
 		return -EINVAL;
-	err = clearpage_calibrate(to_node(kobj));
+	err = clearpage_node_calibrate(to_node(kobj));
 	return err ? err : count;
 }
 
@@ -300,30 +294,28 @@ const struct kobj_type clearpage_node_ktype = {
 	.default_groups = clearpage_node_groups,
 };
 
+/* /sys/kernel/clearpage and a directory per node, once the nodes exist. */
 int clearpage_sysfs_create(void)
 {
-	int err;
+	struct clearpage_node *node;
+	int nid, err;
 
 	clearpage_kset = kset_create_and_add("clearpage", NULL, kernel_kobj);
 	if (!clearpage_kset)
 		return -ENOMEM;
 	err = sysfs_create_group(&clearpage_kset->kobj, &clearpage_root_group);
-	if (err) {
-		kset_unregister(clearpage_kset);
-		clearpage_kset = NULL;
-	}
-	return err;
-}
-
-int clearpage_sysfs_add_node(struct clearpage_node *node)
-{
-	int err;
-
-	node->kobj.kset = clearpage_kset;
-	err = kobject_init_and_add(&node->kobj, &clearpage_node_ktype, NULL,
-				   "node%d", node->nid);
-	if (!err)
+	if (err)
+		goto fail;
+	for_each_clearpage_node(node, nid) {
+		node->kobj.kset = clearpage_kset;
+		err = kobject_add(&node->kobj, NULL, "node%d", node->nid);
+		if (err)
+			goto fail;
 		kobject_uevent(&node->kobj, KOBJ_ADD);
+	}
+	return 0;
+fail:
+	clearpage_sysfs_remove();
 	return err;
 }
 
@@ -341,6 +333,8 @@ void clearpage_sysfs_remove(void)
 	 * clearpage_nodes_destroy() comes after the kset is gone.
 	 */
 	for_each_clearpage_node(node, nid) {
+		if (!node->kobj.state_in_sysfs)
+			continue;
 		kobject_uevent(&node->kobj, KOBJ_REMOVE);
 		kobject_del(&node->kobj);
 	}

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bottom layer: the strategy table and what makes a strategy usable on
+ * this machine (the CPU, the routines refused by a self-test), the module
+ * parameters the clearing paths read, and clearpage_lock. Everything else
+ * may use it; it uses nothing of the module's.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitops.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "clearpage.h"
+
+/* Serialises every change of strategy, pin and arming. */
+DEFINE_MUTEX(clearpage_lock);
+
+struct clearpage_cpu clearpage_cpu;
+const char *const clearpage_strategy_names[CLEARPAGE_STRATEGY_COUNT] =
+	CLEARPAGE_STRATEGY_NAMES;
+static const char *const clearpage_source_names[CLEARPAGE_SOURCE_COUNT] =
+	CLEARPAGE_SOURCE_NAMES;
+const char *const clearpage_backend_names[CLEARPAGE_BACKEND_COUNT] =
+	CLEARPAGE_BACKEND_NAMES;
+
+unsigned int clearpage_sample_shift = 6;
+
+static int sample_shift_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 20);
+}
+
+static const struct kernel_param_ops sample_shift_ops = {
+	.set = sample_shift_set,
+	.get = param_get_uint,
+};
+module_param_cb(sample_shift, &sample_shift_ops, &clearpage_sample_shift,
+		0644);
+MODULE_PARM_DESC(sample_shift,
+		 "time one clear in 2^sample_shift (0..20, default 6)");
+
+unsigned int clearpage_reference_shift = 5;
+
+static int reference_shift_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 20);
+}
+
+static const struct kernel_param_ops reference_shift_ops = {
+	.set = reference_shift_set,
+	.get = param_get_uint,
+};
+module_param_cb(reference_shift, &reference_shift_ops,
+		&clearpage_reference_shift, 0644);
+MODULE_PARM_DESC(reference_shift,
+		 "the live baseline: while a backend runs a strategy other than kernel, clear one frame (or huge folio position) in 2^reference_shift with the kernel's routine and time it (1..20, default 5; 0: none)");
+
+/* 2 MiB: measured on AMD Zen 5, see huge_chunk_kb in doc/ABI. */
+unsigned int clearpage_huge_chunk_pages = 512;
+
+static int huge_chunk_kb_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int kb;
+	int err = kstrtouint(val, 0, &kb);
+
+	if (err)
+		return err;
+	if (kb < PAGE_SIZE / 1024 || kb > 32768 || kb % (PAGE_SIZE / 1024))
+		return -EINVAL;
+	WRITE_ONCE(clearpage_huge_chunk_pages, kb / (PAGE_SIZE / 1024));
+	return 0;
+}
+
+static int huge_chunk_kb_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%u\n", READ_ONCE(clearpage_huge_chunk_pages) *
+					  (unsigned int)(PAGE_SIZE / 1024));
+}
+
+static const struct kernel_param_ops huge_chunk_kb_ops = {
+	.set = huge_chunk_kb_set,
+	.get = huge_chunk_kb_get,
+};
+module_param_cb(huge_chunk_kb, &huge_chunk_kb_ops, NULL, 0644);
+MODULE_PARM_DESC(huge_chunk_kb,
+		 "the huge backend clears folios in ranges of this many KiB, with cond_resched() between them (4..32768, a multiple of 4; default 2048)");
+
+/* Strategies whose routine failed a calibration self-test. */
+static unsigned long clearpage_refused;
+
+bool clearpage_strategy_usable(int strategy)
+{
+	return strategy >= 0 && strategy < CLEARPAGE_STRATEGY_COUNT &&
+	       !test_bit(strategy, &clearpage_refused) &&
+	       clearpage_strategy_available(&clearpage_cpu, strategy);
+}
+
+/*
+ * Never use @strategy again until the module is reloaded: it left bytes
+ * non-zero. (The nodes running it leave it: clearpage_node_calibrate().)
+ */
+void clearpage_strategy_refuse(int strategy)
+{
+	if (strategy == CLEARPAGE_STRATEGY_KERNEL)
+		return;
+	set_bit(strategy, &clearpage_refused);
+}
+
+/*
+ * Parse a strategy name as written to sysfs: exactly one available name,
+ * optionally followed by a single newline. Returns the id or -EINVAL.
+ */
+int clearpage_strategy_parse(const char *buf, size_t count)
+{
+	int strategy;
+
+	if (count && buf[count - 1] == '\n')
+		count--;
+	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
+		const char *name = clearpage_strategy_names[strategy];
+
+		if (strlen(name) == count && !memcmp(name, buf, count))
+			return clearpage_strategy_usable(strategy) ? strategy :
+								    -EINVAL;
+	}
+	return -EINVAL;
+}
+
+const char *clearpage_source_name(enum clearpage_source source)
+{
+	if (source >= CLEARPAGE_SOURCE_COUNT)
+		return "unknown";
+	return clearpage_source_names[source];
+}
+
