@@ -6,22 +6,28 @@
  * into the interval's sample with policy_sample_build(), then call
  * policy_step() and, for a change they made, policy_applied().
  *
- * Each interval, per node: estimate the cold fraction of the pages cleared
- * from where the measured ns/page lies between the calibrated hot and cold
- * cost of the current strategy; predict every allowed strategy's cost at that
- * fraction; propose the hot strategy below the down threshold and the cold
- * strategy above the up threshold (hysteresis between them); switch only when
- * the predicted gain exceeds the margin for dwell consecutive intervals and
- * the node has not switched within the rate limit. After a switch, confirm:
- * if the measured cost over the confirmation intervals is worse than before
- * the switch by more than the tolerance, revert and back off.
+ * Each interval, per node and backend, five stages (each declared below
+ * with its contract):
+ *   observe   what the interval measured, against MinSamples;
+ *   confirm   after a switch: if the cost over the confirmation intervals is
+ *             worse than before it by more than the tolerance, revert and
+ *             back off;
+ *   estimate  the cold fraction, from where the measured ns/page lies
+ *             between the calibrated hot and cold cost of the current
+ *             strategy;
+ *   propose   the hot strategy below the down threshold, the cold one above
+ *             the up threshold (hysteresis between), if the gain predicted
+ *             at that fraction exceeds the margin;
+ *   gate      the PMU's corroboration, dwell consecutive intervals, backoff
+ *             and the rate limit.
  *
  * A non-temporal cold strategy costs about the same on hot and cold pages,
- * so while it runs the zeroing cost cannot show the pages turning hot. Where
- * reference clears with the hot strategy are timed alongside (a small share
- * of the pages), their cost tells the cold fraction instead. Without them,
- * every probe_interval intervals the policy tries the hot strategy; the
- * confirmation reverts the probe if the pages are still cold.
+ * so while it runs the zeroing cost cannot show the pages turning hot. The
+ * module's reference clears (the live baseline: the kernel's own routine on
+ * a small share of the pages, beside any strategy but kernel) tell the cold
+ * fraction instead, read against the calibration of that same routine.
+ * Without them, every probe_interval intervals the policy tries the hot
+ * strategy; the confirmation reverts the probe if the pages are still cold.
  *
  * Where the PMU counts last-level cache misses, two more signals join in: a
  * switch to the cold strategy needs the kernel's LLC miss ratio to
