@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* clearpaged's Prometheus metrics; see metrics.h. */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "lib/savings-file.h"
 #include "metrics.h"
 #include "policy.h"
 
@@ -235,39 +233,23 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 		    saved_uncertainty_of);
 }
 
+struct metrics_args {
+	const struct metrics_daemon *daemon;
+	const struct metrics_node *nodes;
+	int count;
+};
+
+static void fill_metrics(FILE *f, const void *arg)
+{
+	const struct metrics_args *a = arg;
+
+	metrics_format(f, a->daemon, a->nodes, a->count);
+}
+
 int metrics_write(const char *path, const struct metrics_daemon *daemon,
 		  const struct metrics_node *nodes, int count)
 {
-	char tmp[512];
-	const char *slash = strrchr(path, '/');
-	int fd, err = 0;
-	FILE *f;
+	struct metrics_args args = { daemon, nodes, count };
 
-	/* A hidden name in the same directory: node_exporter reads *.prom. */
-	if (!slash || (size_t)snprintf(tmp, sizeof(tmp), "%.*s/.%s.XXXXXX",
-				       (int)(slash - path), path, slash + 1) >=
-			      sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		unlink(tmp);
-		return err;
-	}
-	metrics_format(f, daemon, nodes, count);
-	/* No fsync: readers see the renamed file through the page cache, and
-	 * a file rewritten every second need not survive a crash. */
-	if (fchmod(fd, 0644) || fflush(f))
-		err = -errno;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
+	return cp_file_replace(path, fill_metrics, &args);
 }

@@ -14,14 +14,17 @@
 
 #define HEADER "# node backend since saved_ns uncertainty_ns kernel_ns pages unestimated_pages last_saved_ns\n"
 
-int cp_savings_write(const char *path, const struct cp_savings *entries,
-		     int count)
+int cp_file_replace(const char *path, void (*fill)(FILE *f, const void *arg),
+		    const void *arg)
 {
 	char tmp[4096];
+	const char *slash = strrchr(path, '/');
+	int fd, err = 0;
 	FILE *f;
-	int fd, i, err = 0;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+	if (!slash || (size_t)snprintf(tmp, sizeof(tmp), "%.*s/.%s.XXXXXX",
+				       (int)(slash - path), path, slash + 1) >=
+			      sizeof(tmp))
 		return -ENAMETOOLONG;
 	fd = mkstemp(tmp);
 	if (fd < 0)
@@ -33,17 +36,7 @@ int cp_savings_write(const char *path, const struct cp_savings *entries,
 		unlink(tmp);
 		return err;
 	}
-	fputs(HEADER, f);
-	for (i = 0; i < count; i++) {
-		const struct cp_savings *e = &entries[i];
-
-		fprintf(f, "%u %s %lld %.0f %.0f %.0f %llu %llu %.0f\n", e->node,
-			cp_backend_name(e->backend), e->since, e->saved_ns,
-			e->uncertainty_ns < 0 ? -1 : e->uncertainty_ns,
-			e->kernel_ns, (unsigned long long)e->pages,
-			(unsigned long long)e->unestimated_pages,
-			e->last_saved_ns);
-	}
+	fill(f, arg);
 	if (fchmod(fd, 0644) || fflush(f))
 		err = -errno;
 	if (fclose(f) && !err)
@@ -53,6 +46,37 @@ int cp_savings_write(const char *path, const struct cp_savings *entries,
 	if (err)
 		unlink(tmp);
 	return err;
+}
+
+struct savings_list {
+	const struct cp_savings *entries;
+	int count;
+};
+
+static void fill_savings(FILE *f, const void *arg)
+{
+	const struct savings_list *list = arg;
+	int i;
+
+	fputs(HEADER, f);
+	for (i = 0; i < list->count; i++) {
+		const struct cp_savings *e = &list->entries[i];
+
+		fprintf(f, "%u %s %lld %.0f %.0f %.0f %llu %llu %.0f\n", e->node,
+			cp_backend_name(e->backend), e->since, e->saved_ns,
+			e->uncertainty_ns < 0 ? -1 : e->uncertainty_ns,
+			e->kernel_ns, (unsigned long long)e->pages,
+			(unsigned long long)e->unestimated_pages,
+			e->last_saved_ns);
+	}
+}
+
+int cp_savings_write(const char *path, const struct cp_savings *entries,
+		     int count)
+{
+	struct savings_list list = { entries, count };
+
+	return cp_file_replace(path, fill_savings, &list);
 }
 
 int cp_savings_read(const char *path, struct cp_savings *entries, int max)

@@ -18,6 +18,7 @@
 #define CLEARPAGE_SAVINGS_FILE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #define CP_SAVINGS_DIR "/run/clearpaged"
 #define CP_SAVINGS_FILE CP_SAVINGS_DIR "/savings"
@@ -33,6 +34,15 @@ struct cp_savings {
 	uint64_t unestimated_pages;
 	double last_saved_ns;		/* the last interval's */
 };
+
+/*
+ * Replace @path with what @fill writes, mode 0644, through a hidden
+ * temporary name in the same directory and a rename, so a reader never sees
+ * half a file (and node_exporter, which reads *.prom, never the temporary
+ * one). No fsync: these files are rewritten every interval. 0 or -errno.
+ */
+int cp_file_replace(const char *path, void (*fill)(FILE *f, const void *arg),
+		    const void *arg);
 
 /* Returns 0 or a negative errno. */
 int cp_savings_write(const char *path, const struct cp_savings *entries,
