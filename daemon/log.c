@@ -64,13 +64,18 @@ void log_event(int priority, const char *message_id, const char *fmt, ...)
 	va_end(ap);
 }
 
+static const char *name_of_backend(int backend)
+{
+	static const char *const backends[] = CLEARPAGE_BACKEND_NAMES;
+
+	return backend >= 0 && backend < CLEARPAGE_BACKEND_COUNT ?
+	       backends[backend] : "unknown";
+}
+
 void log_decision(int priority, const char *message_id, unsigned int node,
 		  int backend, const struct policy_decision *d, const char *verb)
 {
-	static const char *const backends[] = CLEARPAGE_BACKEND_NAMES;
-	const char *backend_name = backend >= 0 &&
-				   backend < CLEARPAGE_BACKEND_COUNT ?
-				   backends[backend] : "unknown";
+	const char *backend_name = name_of_backend(backend);
 	char message[512];
 
 	if (priority > max_level)
@@ -102,10 +107,7 @@ void log_slower(int priority, const char *message_id, unsigned int node,
 		int backend, int strategy, double ns_per_page,
 		double kernel_ns_per_page, double window_s, const char *what)
 {
-	static const char *const backends[] = CLEARPAGE_BACKEND_NAMES;
-	const char *backend_name = backend >= 0 &&
-				   backend < CLEARPAGE_BACKEND_COUNT ?
-				   backends[backend] : "unknown";
+	const char *backend_name = name_of_backend(backend);
 	char message[512];
 
 	if (priority > max_level)

@@ -69,3 +69,15 @@ fault() {
 stat_value() { awk -v k="$2" '$1 == k { print $2 }' $CP/node$1/stats; }
 
 set_all() { for n in $(nodes); do echo "$1" > $CP/node$n/strategy || return 1; done; }
+
+# wait_log PATTERN [COUNT [SECONDS]]: until the daemon's log $DLOG holds
+# COUNT lines matching PATTERN, for at most SECONDS (default
+# $WAIT_LOG_SECONDS, else 30).
+wait_log() {
+	i=0
+	while [ "$(grep -c -- "$1" $DLOG)" -lt "${2:-1}" ]; do
+		i=$((i + 1))
+		[ $i -gt $((${3:-${WAIT_LOG_SECONDS:-30}} * 10)) ] && return 1
+		sleep 0.1
+	done
+}

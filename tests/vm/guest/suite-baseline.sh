@@ -10,13 +10,8 @@
 DLOG=/tmp/clearpaged.log
 PROM=/tmp/metrics/clearpage.prom
 
-# wait_log PATTERN [COUNT [SECONDS]]: until the log holds COUNT matching lines.
-wait_log() {
-	i=0
-	while [ "$(grep -c -- "$1" $DLOG)" -lt "${2:-1}" ]; do
-		i=$((i + 1)); [ $i -gt $((${3:-60} * 10)) ] && return 1; sleep 0.1
-	done
-}
+# wait_log (lib.sh) waits up to 60 s here.
+WAIT_LOG_SECONDS=60
 
 check "the guest CPU has no ERMS" sh -c "! grep -qw erms /proc/cpuinfo"
 # reference_shift=1: one frame and one folio position in two is a

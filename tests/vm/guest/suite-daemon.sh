@@ -5,13 +5,8 @@
 # stops cleanly.
 DLOG=/tmp/clearpaged.log
 
-# wait_log PATTERN [COUNT]: until the log holds COUNT lines matching (10 s).
-wait_log() {
-	i=0
-	while [ "$(grep -c -- "$1" $DLOG)" -lt "${2:-1}" ]; do
-		i=$((i + 1)); [ $i -gt 100 ] && return 1; sleep 0.1
-	done
-}
+# wait_log (lib.sh) waits up to 10 s here.
+WAIT_LOG_SECONDS=10
 alive() { kill -0 $daemon 2>/dev/null; }
 # source_of NODE BACKEND: who made the backend's last change.
 source_of() {

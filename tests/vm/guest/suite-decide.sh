@@ -10,13 +10,6 @@
 # nothing while it says what it would do, also after a reload.
 DLOG=/tmp/clearpaged.log
 
-# wait_log PATTERN [COUNT [SECONDS]]: until the log holds COUNT matching lines.
-wait_log() {
-	i=0
-	while [ "$(grep -c -- "$1" $DLOG)" -lt "${2:-1}" ]; do
-		i=$((i + 1)); [ $i -gt $((${3:-30} * 10)) ] && return 1; sleep 0.1
-	done
-}
 # json_field NODE BACKEND FIELD: a string field of the backend's state.
 json_field() {
 	clearpagectl status --json | sed 's/{"node":/\n{"node":/g' |
