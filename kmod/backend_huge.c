@@ -2,7 +2,10 @@
 /*
  * The huge page backend: a livepatch of clear_huge_page() (<= 6.10) or
  * folio_zero_user() (>= 6.11), the function that zeroes THP, mTHP and hugetlb
- * folios at fault time and in hugetlbfs fallocate.
+ * folios at fault time and in hugetlbfs fallocate; on 7.x also of
+ * clear_highpages_kasan_tagged(), through which the page allocator zeroes
+ * THP and mTHP folios when init_on_alloc=1 (since 6.13 their faults no
+ * longer call folio_zero_user() then).
  *
  * On a node whose strategy is not "kernel" the folio is cleared as Linux 7.0
  * clears it, with the node's strategy: in address order, as ranges of up to
@@ -11,21 +14,33 @@
  * 1 GiB page never holds the CPU for long): first the subpages right of the
  * faulting one, then those left of it, and last the faulting subpage and
  * its two neighbours on each side, always with a temporal routine so the
- * faulting process finds them in cache. "kernel" keeps the kernel's own
- * walk exactly (one subpage at a time, converging on the faulting one): the
- * baseline.
+ * faulting process finds them in cache. "kernel" keeps the running kernel's
+ * own clear exactly (the 6.x walk, one subpage at a time converging on the
+ * faulting one; the 7.x extents, one clear_pages() each): the baseline.
  *
- * With init_on_alloc=1 the page allocator has already zeroed a freshly
- * allocated THP, so on managed nodes the second clear is skipped and counted
- * in pages_huge_prezeroed. hugetlb folios are always cleared: they are
- * recycled through the hugetlb pool without passing the allocator.
+ * The allocator's clear runs in any context, atomic included: there the
+ * ranges follow each other without cond_resched(), as the allocator's own
+ * single clear_pages() does. The allocator does not know the faulting
+ * address; a kprobe on the 2 MiB THP fault handler records it per CPU, so a
+ * 2 MiB THP gets its faulting subpage last and temporal as above; mTHP and
+ * kernel allocations (16 KiB and more: they are zeroed the same way, which
+ * is correct) are cleared in address order.
+ *
+ * With init_on_alloc=1 on 6.1 and 6.12 the page allocator has already
+ * zeroed a freshly allocated THP, so on managed nodes the second clear is
+ * skipped and counted in pages_huge_prezeroed. hugetlb folios are always
+ * cleared: they are recycled through the hugetlb pool without passing the
+ * allocator.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/hugetlb.h>
+#include <linux/kasan.h>
+#include <linux/kprobes.h>
 #include <linux/livepatch.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/sysfs.h>
 
 #include "clearpage.h"
 #include "compat.h"
@@ -48,7 +63,7 @@ struct walk {
 	bool reference;
 };
 
-/* One subpage of the kernel's walk. */
+/* One subpage of the kernel's 6.x walk. */
 static void clear_subpage(void *arg, unsigned long index)
 {
 	struct walk *walk = arg;
@@ -63,14 +78,35 @@ static void clear_subpage(void *arg, unsigned long index)
 				     page, CLEARPAGE_BACKEND_HUGE);
 }
 
-static void clear_huge_walk(struct clearpage_node *node, struct page *page,
-			    unsigned int fault, unsigned int nr_pages,
-			    bool reference)
+/* One extent (or part of one) of the kernel's 7.x clear. */
+static void clear_extent(void *arg, int routine, unsigned long first,
+			 unsigned long n)
+{
+	struct walk *walk = arg;
+	struct page *page = nth_page(walk->page, first);
+
+	cond_resched();
+	if (!walk->node)
+		clearpage_run_range(routine, page_address(page),
+				    n << PAGE_SHIFT);
+	else if (walk->reference)
+		clearpage_clear_reference_range(walk->node, page, n);
+	else
+		clearpage_clear_range(walk->node, CLEARPAGE_STRATEGY_KERNEL,
+				      routine, page, n);
+}
+
+/* The running kernel's own clear, counted (and timed, for a reference). */
+static void clear_huge_kernel(struct clearpage_node *node, struct page *page,
+			      unsigned int fault, unsigned int nr_pages,
+			      bool reference)
 {
 	struct walk walk = { node, page, reference };
 
-	clearpage_kernel_walk(fault, nr_pages, MAX_ORDER_NR_PAGES,
-			      clear_subpage, &walk);
+	clearpage_kernel_folio_clear(CLEARPAGE_KERNEL_CLEAR, fault, nr_pages,
+				     MAX_ORDER_NR_PAGES,
+				     clearpage_kernel_extent_pages(nr_pages),
+				     clear_subpage, clear_extent, &walk);
 }
 
 struct ranges {
@@ -121,12 +157,12 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 
 	might_sleep();
 	if (!node || strategy == CLEARPAGE_STRATEGY_KERNEL) {
-		clear_huge_walk(node, page, fault, nr_pages, false);
+		clear_huge_kernel(node, page, fault, nr_pages, false);
 		return;
 	}
 	/* The live baseline: one folio in 2^reference_shift, as the kernel. */
 	if (clearpage_reference_folio(strategy, page_to_pfn(page), nr_pages)) {
-		clear_huge_walk(node, page, fault, nr_pages, true);
+		clear_huge_kernel(node, page, fault, nr_pages, true);
 		return;
 	}
 	clear_huge_ranges(node, strategy, page, fault, nr_pages);
@@ -149,12 +185,137 @@ static void clearpage_clear_huge_page(struct page *page,
 #define CLEARPAGE_HUGE_REPLACEMENT clearpage_clear_huge_page
 #endif
 
-static struct klp_func clearpage_huge_funcs[] = {
+#if CLEARPAGE_HAVE_ALLOC_CLEAR
+/*
+ * The smallest folio the allocator's clear takes over: order 2, the smallest
+ * mTHP. Smaller clears (4 KiB and 8 KiB kernel allocations) keep the
+ * kernel's clear_pages().
+ */
+#define ALLOC_MIN_PAGES 4
+
+/* The 2 MiB THP fault this CPU's task is in, from the kprobe below. */
+struct fault_hint {
+	struct task_struct *task;
+	unsigned long address;
+};
+static DEFINE_PER_CPU(struct fault_hint, fault_hint);
+static struct kprobe fault_hint_probe;
+static bool fault_hint_registered;
+static int fault_hint_error;
+static int alloc_clear_error = -ENOENT;
+
+/* do_huge_pmd_anonymous_page(struct vm_fault *vmf): runs preempt-disabled. */
+static int fault_hint_entry(struct kprobe *p, struct pt_regs *regs)
+{
+	struct vm_fault *vmf = (struct vm_fault *)regs->di;
+	struct fault_hint *hint = this_cpu_ptr(&fault_hint);
+
+	hint->task = current;
+	hint->address = vmf->address;
+	return 0;
+}
+
+/*
+ * The faulting subpage of the 2 MiB folio of @nr_pages being cleared for
+ * the current task, or -1 when unknown. Only a hint: a wrong one changes
+ * the order of the clear, never what is cleared.
+ */
+static long fault_hint_take(unsigned int nr_pages)
+{
+	struct fault_hint *hint;
+	long fault = -1;
+
+	if (!fault_hint_registered || nr_pages != HPAGE_PMD_NR)
+		return -1;
+	hint = get_cpu_ptr(&fault_hint);
+	if (hint->task == current) {
+		fault = (hint->address >> PAGE_SHIFT) & (nr_pages - 1);
+		hint->task = NULL;
+	}
+	put_cpu_ptr(&fault_hint);
+	return fault;
+}
+
+/* One range of an allocated folio: no cond_resched(), any context. */
+static void clear_range_atomic(void *arg, int routine, unsigned long first,
+			       unsigned long n)
+{
+	struct ranges *r = arg;
+
+	clearpage_clear_range(r->node, r->strategy, routine,
+			      nth_page(r->page, first), n);
+}
+
+/*
+ * A folio the allocator zeroes, on a managed node: "kernel" as the
+ * allocator does (one clear_pages() over the folio, address order),
+ * counted; a reference folio the same, timed; any other strategy as ranges,
+ * with the faulting subpage last when it is known.
+ */
+static void clear_allocated(struct clearpage_node *node, struct page *page,
+			    unsigned int nr_pages)
+{
+	int strategy = clearpage_node_strategy(node, CLEARPAGE_BACKEND_HUGE);
+	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
+	struct ranges r = { node, strategy, page };
+	unsigned int first, n;
+	long fault;
+
+	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
+		clearpage_clear_range(node, strategy, strategy, page, nr_pages);
+		return;
+	}
+	if (clearpage_reference_folio(strategy, page_to_pfn(page), nr_pages)) {
+		clearpage_clear_reference_range(node, page, nr_pages);
+		return;
+	}
+	fault = fault_hint_take(nr_pages);
+	if (fault >= 0) {
+		clearpage_folio_ranges(strategy, fault, nr_pages, chunk,
+				       clear_range_atomic, &r);
+		return;
+	}
+	for (first = 0; first < nr_pages; first += n) {
+		n = min(chunk, nr_pages - first);
+		clear_range_atomic(&r, strategy, first, n);
+	}
+}
+
+/* clear_highpages_kasan_tagged(page, numpages), as 7.x has it (!HIGHMEM). */
+static void clearpage_clear_highpages_kasan_tagged(struct page *page,
+						   int numpages)
+{
+	struct clearpage_node *node = NULL;
+
+	if (numpages >= ALLOC_MIN_PAGES)
+		node = clearpage_node_get(page_to_nid(page));
+	kasan_disable_current();
+	if (node)
+		clear_allocated(node, page, numpages);
+	else
+		clearpage_kernel_clear_pages(kasan_reset_tag(page_address(page)),
+					     numpages);
+	kasan_enable_current();
+}
+
+/* 0 when the running kernel has @name where a kprobe can find it. */
+static int symbol_lookup(const char *name)
+{
+	struct kprobe kp = { .symbol_name = name };
+	int err = register_kprobe(&kp);
+
+	if (!err)
+		unregister_kprobe(&kp);
+	return err;
+}
+#endif /* CLEARPAGE_HAVE_ALLOC_CLEAR */
+
+/* The huge folio clear, the allocator's clear where found, the end. */
+static struct klp_func clearpage_huge_funcs[3] = {
 	{
 		.old_name = CLEARPAGE_HUGE_SYMBOL,
 		.new_func = CLEARPAGE_HUGE_REPLACEMENT,
 	},
-	{}
 };
 
 static struct klp_object clearpage_huge_objs[] = {
@@ -171,17 +332,66 @@ static struct klp_patch clearpage_huge_patch = {
 };
 
 /*
+ * Add the allocator's clear to the patch if the running kernel has it, and
+ * the fault hint's kprobe once the patch is enabled.
+ */
+static void alloc_clear_prepare(void)
+{
+#if CLEARPAGE_HAVE_ALLOC_CLEAR
+	alloc_clear_error = symbol_lookup(CLEARPAGE_ALLOC_CLEAR_SYMBOL);
+	if (alloc_clear_error) {
+		pr_warn("%s not found (%d): with init_on_alloc=1, THP and mTHP keep the allocator's clear\n",
+			CLEARPAGE_ALLOC_CLEAR_SYMBOL, alloc_clear_error);
+		return;
+	}
+	clearpage_huge_funcs[1] = (struct klp_func){
+		.old_name = CLEARPAGE_ALLOC_CLEAR_SYMBOL,
+		.new_func = clearpage_clear_highpages_kasan_tagged,
+	};
+#endif
+}
+
+static void fault_hint_register(void)
+{
+#if CLEARPAGE_HAVE_ALLOC_CLEAR
+	if (alloc_clear_error)
+		return;
+	fault_hint_probe.symbol_name = CLEARPAGE_THP_FAULT_SYMBOL;
+	fault_hint_probe.pre_handler = fault_hint_entry;
+	fault_hint_error = register_kprobe(&fault_hint_probe);
+	fault_hint_registered = !fault_hint_error;
+	if (fault_hint_error)
+		pr_warn("kprobe on %s failed (%d): THP cleared by the allocator have no fault locality\n",
+			CLEARPAGE_THP_FAULT_SYMBOL, fault_hint_error);
+#endif
+}
+
+/*
  * Enable the livepatch, with @callbacks run by the livepatch core around
  * its transitions. Returns 0 or the error of klp_enable_patch().
  */
 int clearpage_huge_enable(const struct klp_callbacks *callbacks)
 {
 	clearpage_huge_objs[0].callbacks = *callbacks;
+	alloc_clear_prepare();
 	huge_enable_error = klp_enable_patch(&clearpage_huge_patch);
-	if (huge_enable_error)
+	if (huge_enable_error) {
 		pr_warn("livepatch of %s failed (%d): huge pages keep the kernel's clear\n",
 			CLEARPAGE_HUGE_SYMBOL, huge_enable_error);
-	return huge_enable_error;
+		return huge_enable_error;
+	}
+	fault_hint_register();
+	return 0;
+}
+
+/* Before the module goes: the fault hint's kprobe. */
+void clearpage_huge_exit(void)
+{
+#if CLEARPAGE_HAVE_ALLOC_CLEAR
+	if (fault_hint_registered)
+		unregister_kprobe(&fault_hint_probe);
+	fault_hint_registered = false;
+#endif
 }
 
 int clearpage_huge_error(void)
@@ -193,4 +403,33 @@ int clearpage_huge_error(void)
 bool clearpage_huge_enabled(void)
 {
 	return !huge_enable_error && READ_ONCE(clearpage_huge_patch.enabled);
+}
+
+/*
+ * The `paths` lines of the huge backend at @len of @buf: what each patched
+ * function covers on the running kernel, and whether it is patched.
+ */
+int clearpage_huge_describe_paths(char *buf, int len)
+{
+	const char *state = clearpage_huge_enabled() ? "patched" :
+						       "not patched";
+	bool alloc_zeroes = want_init_on_alloc(0);
+
+	len += sysfs_emit_at(buf, len, "huge %s %s: hugetlb faults, hugetlbfs fallocate%s\n",
+			     CLEARPAGE_HUGE_SYMBOL, state,
+			     alloc_zeroes && CLEARPAGE_HAVE_ALLOC_CLEAR ? "" :
+			     ", THP and mTHP faults");
+#if CLEARPAGE_HAVE_ALLOC_CLEAR
+	if (alloc_clear_error)
+		len += sysfs_emit_at(buf, len, "huge %s not found (error %d)%s\n",
+				     CLEARPAGE_ALLOC_CLEAR_SYMBOL,
+				     alloc_clear_error,
+				     alloc_zeroes ? ": THP and mTHP faults keep the allocator's clear" : "");
+	else
+		len += sysfs_emit_at(buf, len, "huge %s %s: %sallocations of 16 KiB and more zeroed by the allocator (init_on_alloc, __GFP_ZERO); fault locality: %s\n",
+				     CLEARPAGE_ALLOC_CLEAR_SYMBOL, state,
+				     alloc_zeroes ? "THP and mTHP faults, " : "",
+				     fault_hint_registered ? "2 MiB THP" : "none");
+#endif
+	return len;
 }

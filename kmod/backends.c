@@ -192,6 +192,7 @@ void clearpage_backends_exit(void)
 
 	unregister_module_notifier(&foreign_module_notifier);
 	cancel_delayed_work_sync(&foreign_work);
+	clearpage_huge_exit();
 	mutex_lock(&clearpage_lock);
 	list_for_each_entry_safe(entry, tmp, &foreign_loading, list) {
 		list_del(&entry->list);
@@ -246,6 +247,25 @@ int clearpage_backends_describe(char *buf)
 		len += sysfs_emit_at(buf, len,
 				     "4k inactive: kretprobe on %s failed (error %d)\n",
 				     CLEARPAGE_ALLOC_SYMBOL, clearpage_4k_error());
+	mutex_unlock(&clearpage_lock);
+	return len;
+}
+
+/*
+ * The `paths` file: one line per kernel function a backend intercepts,
+ * whether it is intercepted now and what goes through it on this kernel.
+ */
+int clearpage_backends_describe_paths(char *buf)
+{
+	int len;
+
+	mutex_lock(&clearpage_lock);
+	len = clearpage_huge_describe_paths(buf, 0);
+	len += sysfs_emit_at(buf, len, "4k %s %s: anonymous 4 KiB faults%s\n",
+			     CLEARPAGE_ALLOC_SYMBOL,
+			     clearpage_4k_armed() ? "probed" : "not probed",
+			     want_init_on_alloc(0) ?
+			     " (never with init_on_alloc=1)" : "");
 	mutex_unlock(&clearpage_lock);
 	return len;
 }

@@ -15,6 +15,7 @@
 #include <linux/string.h>
 
 #include "clearpage.h"
+#include "compat.h"
 
 static DEFINE_PER_CPU(unsigned int, clearpage_sample_sequence);
 
@@ -69,15 +70,12 @@ bool clearpage_any_node_intercepted(int backend)
 /* Clear @bytes (whole pages) of the direct map at @kaddr with @strategy. */
 void clearpage_run_range(int strategy, void *kaddr, unsigned long bytes)
 {
-	unsigned long offset;
-
 	/* Test builds only (testing.c): a negative control. */
 	if (clearpage_test_skip_clear(strategy))
 		return;
 	if (!clearpage_run_range_routine(strategy, kaddr, bytes))
 		return;
-	for (offset = 0; offset < bytes; offset += PAGE_SIZE)
-		clear_page(kaddr + offset);
+	clearpage_kernel_clear_pages(kaddr, bytes >> PAGE_SHIFT);
 }
 
 void clearpage_run(int strategy, void *kaddr)
@@ -203,6 +201,25 @@ void clearpage_clear_reference_page(struct clearpage_node *node,
 }
 
 /*
+ * Clear @nr_pages contiguous pages from @page with the kernel's routine as
+ * one operation (a 7.x extent, or a folio the allocator clears), timed, as
+ * reference pages of the huge backend.
+ */
+void clearpage_clear_reference_range(struct clearpage_node *node,
+				     struct page *page, unsigned int nr_pages)
+{
+	u64 start = local_clock(), ns;
+
+	clearpage_run_range(CLEARPAGE_STRATEGY_KERNEL, page_address(page),
+			    (unsigned long)nr_pages << PAGE_SHIFT);
+	ns = local_clock() - start;
+	this_cpu_add(node->stats->reference_pages[CLEARPAGE_BACKEND_HUGE],
+		     nr_pages);
+	this_cpu_add(node->stats->reference_sample_ns[CLEARPAGE_BACKEND_HUGE],
+		     ns);
+}
+
+/*
  * Clear @nr_pages physically contiguous pages from @page with @routine as
  * one range operation, counted as @strategy's (the huge backend clears the
  * faulting subpage's neighbourhood of a non-temporal strategy with a
@@ -246,15 +263,19 @@ static void clear_subpage_unaccounted(void *kaddr, unsigned long index)
 
 /*
  * The same clear of @nr_pages at @kaddr (direct map), unaccounted, without
- * cond_resched(): the calibration times it. kernel: the kernel's walk.
+ * cond_resched(): the calibration times it. kernel: the running kernel's
+ * own clear (the 6.x walk or the 7.x extents).
  */
 void clearpage_folio_clear_unaccounted(int strategy, void *kaddr,
 				      unsigned int nr_pages,
 				      unsigned int fault)
 {
 	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
-		clearpage_kernel_walk(fault, nr_pages, MAX_ORDER_NR_PAGES,
-				      clear_subpage_unaccounted, kaddr);
+		clearpage_kernel_folio_clear(CLEARPAGE_KERNEL_CLEAR, fault,
+					     nr_pages, MAX_ORDER_NR_PAGES,
+					     clearpage_kernel_extent_pages(nr_pages),
+					     clear_subpage_unaccounted,
+					     clear_range_unaccounted, kaddr);
 		return;
 	}
 	clearpage_folio_ranges(strategy, fault, nr_pages,

@@ -90,15 +90,21 @@ void clearpage_backends_init(void);
 void clearpage_backends_exit(void);
 void clearpage_backends_update(void);
 int clearpage_backends_describe(char *buf);
+int clearpage_backends_describe_paths(char *buf);
 
 /* calibration.c: a bit per strategy that failed its self-test, or -errno */
 long clearpage_calibrate(struct clearpage_node *node);
 
-/* backend_huge.c: the livepatch of the huge folio clear */
+/*
+ * backend_huge.c: the livepatch of the huge folio clear, and on 7.x of the
+ * allocator's clear of THP and mTHP under init_on_alloc=1
+ */
 struct klp_callbacks;
 int clearpage_huge_enable(const struct klp_callbacks *callbacks);
+void clearpage_huge_exit(void);
 int clearpage_huge_error(void);
 bool clearpage_huge_enabled(void);
+int clearpage_huge_describe_paths(char *buf, int len);
 
 /* backend_4k.c: the kretprobe of the 4 KiB fault allocation */
 int clearpage_4k_arm(void);
@@ -125,6 +131,8 @@ void clearpage_clear_range(struct clearpage_node *node, int strategy,
 			   unsigned int nr_pages);
 void clearpage_clear_reference_page(struct clearpage_node *node,
 				    struct page *page, int backend);
+void clearpage_clear_reference_range(struct clearpage_node *node,
+				     struct page *page, unsigned int nr_pages);
 /* Whether the folio at @pfn of @nr_pages is a reference folio. */
 bool clearpage_reference_folio(int strategy, unsigned long pfn,
 			       unsigned int nr_pages);

@@ -41,12 +41,13 @@ MODULE_PARM_DESC(default_strategy,
 static const unsigned int clearpage_tested_series[] = {
 	KERNEL_VERSION(6, 1, 0),
 	KERNEL_VERSION(6, 12, 0),
+	KERNEL_VERSION(7, 3, 0),
 };
 
 static bool allow_untested_kernel;
 module_param(allow_untested_kernel, bool, 0444);
 MODULE_PARM_DESC(allow_untested_kernel,
-		 "load on a kernel series other than 6.1 and 6.12, which this module was not tested on (default 0)");
+		 "load on a kernel series other than 6.1, 6.12 and 7.3, which this module was not tested on (default 0)");
 
 static int clearpage_check_kernel(void)
 {
@@ -58,11 +59,11 @@ static int clearpage_check_kernel(void)
 		if (series == clearpage_tested_series[i])
 			return 0;
 	if (allow_untested_kernel) {
-		pr_warn("kernel %u.%u is not a tested series (6.1, 6.12); loading because allow_untested_kernel=1\n",
+		pr_warn("kernel %u.%u is not a tested series (6.1, 6.12, 7.3); loading because allow_untested_kernel=1\n",
 			version >> 16, (version >> 8) & 0xff);
 		return 0;
 	}
-	pr_err("kernel %u.%u is not a tested series (6.1, 6.12): the probed and livepatched functions may differ there; to load anyway: modprobe clearpage allow_untested_kernel=1\n",
+	pr_err("kernel %u.%u is not a tested series (6.1, 6.12, 7.3): the probed and livepatched functions may differ there; to load anyway: modprobe clearpage allow_untested_kernel=1\n",
 	       version >> 16, (version >> 8) & 0xff);
 	return -EOPNOTSUPP;
 }

@@ -41,15 +41,23 @@ static ssize_t backends_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return clearpage_backends_describe(buf);
 }
 
+static ssize_t paths_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return clearpage_backends_describe_paths(buf);
+}
+
 static struct kobj_attribute available_strategies_attr =
 	__ATTR_RO(available_strategies);
 static struct kobj_attribute cpu_attr = __ATTR_RO(cpu);
 static struct kobj_attribute backends_attr = __ATTR_RO(backends);
+static struct kobj_attribute paths_attr = __ATTR_RO(paths);
 
 static struct attribute *clearpage_root_attrs[] = {
 	&available_strategies_attr.attr,
 	&cpu_attr.attr,
 	&backends_attr.attr,
+	&paths_attr.attr,
 	NULL,
 };
 

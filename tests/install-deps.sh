@@ -2,10 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install what building and testing clearpage needs on Debian 12 (bookworm),
-# as root: the toolchain, meson, QEMU, busybox-static, and the two kernels the
-# VM tests boot with their headers: 6.1 from bookworm and the 6.12 kernel from
-# bookworm-backports, which is enabled from the archive this machine already
-# uses if it is not configured yet.
+# as root: the toolchain, meson, QEMU, busybox-static, and the three kernels
+# the VM tests boot:
+#   6.1 from bookworm and 6.12 from bookworm-backports (the backports suite
+#   is added from the archive this machine already uses if it is not
+#   configured yet): headers as packages on this machine;
+#   7.3 from trixie-backports: headers in a Debian 13 build root
+#   (tests/buildroot.sh), since they need trixie's toolchain.
+# The kernel images are never installed: each is unpacked from its package
+# into the cache ($CLEARPAGE_CACHE, default /var/cache/clearpage-tests,
+# kernels/vmlinuz-VERSION), so this machine's /boot and boot loader stay as
+# they were.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
@@ -39,18 +46,94 @@ apt-get install -y -q --no-install-recommends \
 	libnl-3-dev libnl-genl-3-dev libsystemd-dev libudev-dev \
 	libgsl-dev libjson-c-dev gnuplot-nox python3 \
 	debhelper dh-dkms lintian debootstrap e2fsprogs git \
-	linux-image-amd64 linux-headers-amd64
+	linux-headers-amd64
 
-# Backports' metapackage names the current 6.12 image; install that version
-# beside 6.1 rather than the metapackage, which would replace 6.1's.
-image_612=$(apt-cache -t bookworm-backports depends linux-image-amd64 |
-	awk '/Depends: linux-image-6\.12/ { print $2; exit }')
-if [ -z "$image_612" ]; then
-	echo "install-deps.sh: bookworm-backports offers no 6.12 kernel image" >&2
-	exit 1
+cache=${CLEARPAGE_CACHE:-/var/cache/clearpage-tests}
+mkdir -p "$cache/kernels"
+
+# unpack_image PACKAGE [CHROOT]: the kernel image of PACKAGE, downloaded with
+# apt (in CHROOT if given) and unpacked into $cache/kernels; not installed.
+unpack_image() {
+	local package=$1 root=${2:-} version=${1#linux-image-} tmp image=
+	[ -f "$cache/kernels/vmlinuz-$version" ] && return 0
+	tmp=$(mktemp -d "${root:-}/tmp/clearpage-image.XXXXXX")
+	chmod 755 "$tmp"
+	# The image is in the image package itself, or in the one it depends
+	# on: -unsigned (6.x without signing), linux-binary-VERSION (7.x).
+	for package in "$package" "$package-unsigned" "linux-binary-$version"; do
+		rm -f "$tmp"/*.deb
+		if [ -n "$root" ]; then
+			chroot "$root" sh -c "cd '${tmp#"$root"}' && apt-get download -q '$package'" || continue
+		else
+			(cd "$tmp" && apt-get download -q "$package") || continue
+		fi
+		# /boot/vmlinuz-VERSION (6.x), /usr/lib/modules/VERSION/vmlinuz (7.x)
+		dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -C "$tmp" -xf - \
+			--wildcards ./boot/vmlinuz-\* ./usr/lib/modules/\*/vmlinuz 2>/dev/null || true
+		for image in "$tmp/boot/vmlinuz-$version" "$tmp/usr/lib/modules/$version/vmlinuz" ""; do
+			[ -f "$image" ] && break
+		done
+		[ -n "$image" ] && break
+	done
+	[ -n "$image" ] ||
+		{ echo "install-deps.sh: no kernel image for $version in $1 or the package it depends on" >&2; exit 1; }
+	mv "$image" "$cache/kernels/vmlinuz-$version"
+	rm -rf "$tmp"
+	echo "install-deps.sh: $cache/kernels/vmlinuz-$version (not installed in /boot)"
+}
+
+# image_of [APT_ARGS...]: the versioned image the amd64 metapackage names.
+image_of() {
+	apt-cache "$@" depends linux-image-amd64 |
+		awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
+}
+
+# unpack_headers VERSION: VERSION's headers and kbuild, downloaded with apt
+# and unpacked into $cache/kernels/VERSION/ (their packages depend on the
+# kernel image, which must not be installed), the build tree's absolute
+# reference to its common half made relative to the cache.
+unpack_headers() {
+	local version=$1 dest=$cache/kernels/$1 tmp deb
+	[ -f "$dest/usr/src/linux-headers-$version/Makefile" ] && return 0
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get download -q "linux-headers-$version" \
+		"linux-headers-${version%-amd64}-common" "linux-kbuild-${version%-amd64}")
+	rm -rf "$dest" && mkdir -p "$dest"
+	for deb in "$tmp"/*.deb; do
+		dpkg-deb -x "$deb" "$dest"
+	done
+	rm -rf "$tmp"
+	sed -i "s|^include /usr/src/|include $dest/usr/src/|" \
+		"$dest/usr/src/linux-headers-$version/Makefile"
+	echo "install-deps.sh: $dest/usr/src/linux-headers-$version (not installed)"
+}
+
+image_61=$(image_of)
+# Backports' metapackage names the current 6.12 image.
+image_612=$(image_of -t bookworm-backports)
+case "$image_612" in
+linux-image-6.12*) ;;
+*) echo "install-deps.sh: bookworm-backports offers no 6.12 kernel image" >&2; exit 1 ;;
+esac
+unpack_headers "${image_612#linux-image-}"
+unpack_image "$image_61"
+unpack_image "$image_612"
+
+# Debian 13's backports kernel: headers in the build root, image unpacked.
+root=$cache/buildroot-trixie
+image_73=$(chroot "$root" apt-cache -t trixie-backports depends linux-image-amd64 2>/dev/null |
+	awk '/Depends: linux-image-7\.3/ { print $2; exit }') || true
+if [ ! -f "$root/.clearpage-buildroot" ] || [ -z "$image_73" ]; then
+	"$(dirname "$0")/buildroot.sh" "$root"
+	image_73=$(chroot "$root" apt-cache -t trixie-backports depends linux-image-amd64 |
+		awk '/Depends: linux-image-7\.3/ { print $2; exit }')
 fi
-apt-get install -y -q --no-install-recommends -t bookworm-backports \
-	"$image_612" "${image_612/linux-image/linux-headers}"
+case "$image_73" in
+linux-image-7.3*) ;;
+*) echo "install-deps.sh: trixie-backports offers no 7.3 kernel image" >&2; exit 1 ;;
+esac
+"$(dirname "$0")/buildroot.sh" "$root" "${image_73#linux-image-}"
+unpack_image "$image_73" "$root"
 
 # promtool, to check clearpaged's metrics: only the binary, extracted from
 # Debian's prometheus package rather than installing (and starting) the

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build everything and run every test: the unit tests, then the VM suites on
-# each supported Debian kernel (6.1 and 6.12) under QEMU.
+# each supported Debian kernel (6.1, 6.12 and 7.3) under QEMU.
 #
 #   tests/run-all.sh [--setup]
 #
@@ -25,12 +25,21 @@ fi
 meson compile -C "$build" || exit 1
 meson test -C "$build" --print-errorlogs || exit 1
 
-kernels=$("$top/tests/vm/kernels.sh")
+. "$top/tests/kernels.sh"
+kernels=$(kernel_versions)
 set -- $kernels
-if [ $# -lt 2 ]; then
-	echo "run-all.sh: the VM tests need Debian's 6.1 and 6.12 kernels with headers; found: ${kernels:-none}. Run tests/run-all.sh --setup as root." >&2
+if [ $# -lt 3 ] && [ -z "${CLEARPAGE_TEST_KERNELS:-}" ]; then
+	echo "run-all.sh: the VM tests need Debian's 6.1, 6.12 and 7.3 kernels with headers; found: ${kernels:-none}. Run tests/run-all.sh --setup as root." >&2
 	exit 1
 fi
+
+# kbuild KERNEL OUTPUT_DIR [test]: clearpage.ko for KERNEL, built where its
+# build tree is (this machine or the Debian 13 build root).
+kbuild() {
+	local root dir
+	read -r root dir < <(kernel_tree "$1") || return 1
+	in_root "$root" "$top/kmod/build.sh" "$top" "$2" "$dir" ${3:-}
+}
 
 logs=$build/vm-logs
 rm -rf "$logs"
@@ -58,7 +67,7 @@ vm() {
 first=1
 for kernel in $kernels; do
 	module_dir=$build/kmod-$kernel
-	if ! "$top/kmod/build.sh" "$top" "$module_dir" "/lib/modules/$kernel/build"; then
+	if ! kbuild "$kernel" "$module_dir"; then
 		echo "FAILED: building clearpage.ko for $kernel"
 		failed=$((failed + 1))
 		continue
@@ -78,7 +87,7 @@ for kernel in $kernels; do
 	# A livepatch in replace mode loaded over clearpage's.
 	klp_dir=$build/klp-replace-$kernel
 	mkdir -p "$klp_dir" && cp "$top"/tests/vm/klp-replace/* "$klp_dir/"
-	if make -s -C "/lib/modules/$kernel/build" M="$klp_dir" modules; then
+	if kernel_make "$kernel" -s M="$klp_dir" modules; then
 		vm "$kernel" replace "$module" "init_on_alloc=0 hugepages=32" \
 			--ko "$klp_dir/klp_replace.ko"
 	else
@@ -88,8 +97,7 @@ for kernel in $kernels; do
 	# The test build: a negative control that skips clears for one
 	# process, and the calibration of a real CPU for the daemon to act on.
 	test_dir=$build/kmod-test-$kernel
-	if ! "$top/kmod/build.sh" "$top" "$test_dir" "/lib/modules/$kernel/build" \
-		test; then
+	if ! kbuild "$kernel" "$test_dir" test; then
 		echo "FAILED: building the test module for $kernel"
 		failed=$((failed + 1))
 		continue
@@ -108,14 +116,31 @@ dkms_log=$logs/dkms.log
 dkms_passed=0 dkms_failed=0
 version=$(sed -n "s/^ *version: *'\([^']*\)'.*/\1/p" "$top/meson.build" | head -n 1)
 for kernel in $kernels; do
-	if "$top/kmod/dkms-install.sh" --build-only "$kernel" >>"$dkms_log" 2>&1; then
+	read -r root dir < <(kernel_tree "$kernel")
+	if in_root "$root" "$top/kmod/dkms-install.sh" --build-only "$kernel" "$dir" \
+		>>"$dkms_log" 2>&1; then
 		echo "PASS: dkms builds clearpage/$version for $kernel" | tee -a "$dkms_log"
 		dkms_passed=$((dkms_passed + 1))
 	else
 		echo "FAIL: dkms build for $kernel, see $dkms_log" | tee -a "$dkms_log"
 		dkms_failed=$((dkms_failed + 1))
 	fi
+	in_root "$root" dkms remove "clearpage/$version" --all >>"$dkms_log" 2>&1
 done
+# A series the module does not load on is skipped (BUILD_EXCLUSIVE_KERNEL).
+if "$top/kmod/dkms-install.sh" --build-only 6.6.0-untested-amd64 "$(kernel_tree "${kernels%% *}" | cut -d' ' -f2)" \
+	>"$logs/dkms-exclusive.out" 2>&1; then
+	echo "FAIL: dkms built for 6.6, a series the module refuses" | tee -a "$dkms_log"
+	dkms_failed=$((dkms_failed + 1))
+elif grep -q "BUILD_EXCLUSIVE" "$logs/dkms-exclusive.out"; then
+	echo "PASS: dkms skips a series the module does not load on (BUILD_EXCLUSIVE_KERNEL)" | tee -a "$dkms_log"
+	dkms_passed=$((dkms_passed + 1))
+else
+	echo "FAIL: dkms refused 6.6 without naming BUILD_EXCLUSIVE_KERNEL, see $logs/dkms-exclusive.out" | tee -a "$dkms_log"
+	dkms_failed=$((dkms_failed + 1))
+fi
+cat "$logs/dkms-exclusive.out" >>"$dkms_log"
+rm -f "$logs/dkms-exclusive.out"
 dkms remove "clearpage/$version" --all >>"$dkms_log" 2>&1
 echo "CPVM-SUMMARY: $dkms_passed passed, $dkms_failed failed, 0 skipped" >>"$dkms_log"
 [ $dkms_failed = 0 ] || failed=$((failed + 1))

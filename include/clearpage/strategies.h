@@ -235,8 +235,8 @@ static inline int clearpage_run_range_routine(int strategy, void *addr,
 }
 
 /*
- * The kernel's own order for a huge folio (process_huge_page() in Linux 6.1
- * and 6.12), the baseline: subpages far from the faulting one @fault first,
+ * The kernel's own order for a huge folio in Linux 6.1 and 6.12
+ * (process_huge_page()): subpages far from the faulting one @fault first,
  * then converging on it from both sides, one 4 KiB page at a time; a folio of
  * more than @max_order_pages (gigantic) in address order. Calls
  * @clear(@ctx, index) for every subpage; inlined, so the call is direct.
@@ -342,6 +342,56 @@ clearpage_folio_ranges(int strategy, unsigned long fault,
 			clear(ctx, routine, first, n);
 		}
 	}
+}
+
+/*
+ * What the running kernel itself does to a huge folio, per series: the
+ * baseline of the huge backend (its "kernel" strategy, the reference folios,
+ * the calibration's kernel row) and the kernel arms of the bench.
+ *  CLEARPAGE_KERNEL_CLEAR_WALK: Linux 6.1 and 6.12, process_huge_page():
+ *    clearpage_kernel_walk(), one 4 KiB clear_page() at a time.
+ *  CLEARPAGE_KERNEL_CLEAR_EXTENTS: Linux 7.x, folio_zero_user(): the three
+ *    extents of clearpage_folio_extents() in the same order, each with one
+ *    clear_pages() (one rep stosb on ERMS), split only every
+ *    @extent_pages (the whole folio under a preemptible model, as Debian's
+ *    PREEMPT_LAZY; 32 MiB otherwise).
+ */
+enum clearpage_kernel_clear {
+	CLEARPAGE_KERNEL_CLEAR_WALK,
+	CLEARPAGE_KERNEL_CLEAR_EXTENTS,
+};
+
+/* The huge folio clear of kernel series @major.@minor. */
+static inline enum clearpage_kernel_clear
+clearpage_kernel_clear_of(unsigned int major, unsigned int minor)
+{
+	(void)minor;
+	return major >= 7 ? CLEARPAGE_KERNEL_CLEAR_EXTENTS :
+			    CLEARPAGE_KERNEL_CLEAR_WALK;
+}
+
+/*
+ * Clear a folio of @nr_pages faulted at subpage @fault as the kernel series
+ * @how does: @subpage(@ctx, index) per 4 KiB for the walk,
+ * @range(@ctx, CLEARPAGE_STRATEGY_KERNEL, first, n) per extent (or part of
+ * one) for the extents. Inlined, so the calls are direct.
+ */
+static inline __attribute__((always_inline)) void
+clearpage_kernel_folio_clear(enum clearpage_kernel_clear how,
+			     unsigned long fault, unsigned long nr_pages,
+			     unsigned long max_order_pages,
+			     unsigned long extent_pages,
+			     void (*subpage)(void *ctx, unsigned long index),
+			     void (*range)(void *ctx, int routine,
+					   unsigned long first, unsigned long n),
+			     void *ctx)
+{
+	if (how == CLEARPAGE_KERNEL_CLEAR_EXTENTS)
+		clearpage_folio_ranges(CLEARPAGE_STRATEGY_KERNEL, fault, nr_pages,
+				       extent_pages, range, ctx);
+	else
+		clearpage_kernel_walk(fault, nr_pages, max_order_pages, subpage,
+				      ctx);
 }
 
 /* The instruction the kernel's clear_page() uses on @cpu. */

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The main job on a machine that cannot load modules itself: build
-# clearpage.ko for Debian's 6.1 kernel, boot it under QEMU with two NUMA nodes,
+# clearpage.ko for Debian 13's backports kernel (7.3; any tested one by
+# name), boot it under QEMU with two NUMA nodes,
 # show the knob (strategies, backends, calibration per node), and fault pages
 # through every strategy on both nodes, checking every byte.
 #
@@ -13,15 +14,17 @@ if [ "${1:-}" = --setup ]; then
 	"$top/tests/install-deps.sh"
 	shift
 fi
-kernel=${1:-$("$top/tests/vm/kernels.sh" | awk '{ print $1 }')}
-if [ -z "$kernel" ]; then
-	echo "demo.sh: no Debian kernel with headers installed; run tests/vm/demo.sh --setup as root" >&2
+. "$top/tests/kernels.sh"
+kernel=${1:-$(kernel_versions | awk '{ print $NF }')}
+if [ -z "$kernel" ] || ! kernel_tree "$kernel" >/dev/null; then
+	echo "demo.sh: no test kernel with headers in $clearpage_cache; run tests/vm/demo.sh --setup as root" >&2
 	exit 1
 fi
 cd "$top"
 [ -d build ] || meson setup build >/dev/null
 meson compile -C build >/dev/null
-"$top/kmod/build.sh" "$top" "$top/build/kmod-$kernel" "/lib/modules/$kernel/build"
+read -r root dir < <(kernel_tree "$kernel")
+in_root "$root" "$top/kmod/build.sh" "$top" "$top/build/kmod-$kernel" "$dir"
 mkdir -p build/vm-logs
 exec "$top/tests/vm/run-vm.sh" --kernel "$kernel" --suite smoke \
 	--module "build/kmod-$kernel/clearpage.ko" --cptest build/tests/cptest \

@@ -64,8 +64,9 @@ for need in kernel suite module cptest; do
 		exit 2
 	fi
 done
-vmlinuz=/boot/vmlinuz-$kernel
-[ -r "$vmlinuz" ] || { echo "run-vm.sh: $vmlinuz not found (install linux-image-$kernel)" >&2; exit 2; }
+. "$here/../kernels.sh"
+vmlinuz=$(kernel_image "$kernel")
+[ -r "$vmlinuz" ] || { echo "run-vm.sh: $vmlinuz not found (tests/install-deps.sh unpacks the test kernels)" >&2; exit 2; }
 busybox=/bin/busybox
 [ -x "$busybox" ] || { echo "run-vm.sh: $busybox not found (apt-get install busybox-static)" >&2; exit 2; }
 qemu=$(command -v qemu-system-x86_64) || { echo "run-vm.sh: qemu-system-x86_64 not found (apt-get install qemu-system-x86)" >&2; exit 2; }

@@ -7,7 +7,7 @@ check "the test build refuses to load without testing=1" \
 	sh -c "! insmod /modules/clearpage-test.ko"
 check "and says why" sh -c "dmesg | grep -q 'this is a test build of clearpage.ko.*testing=1'"
 # Kernel series nobody tested: refused unless the administrator says so.
-check "a kernel series other than 6.1 and 6.12 is refused" \
+check "a kernel series other than 6.1, 6.12 and 7.3 is refused" \
 	sh -c "! insmod /modules/clearpage-test.ko testing=1 test_kernel_version=6.6"
 check "the refusal says how to load anyway" \
 	sh -c "dmesg | grep -q 'kernel 6.6 is not a tested series.*allow_untested_kernel=1'"
