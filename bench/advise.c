@@ -69,7 +69,8 @@ static double ratio_of(const struct patterns_options *po, const char *pattern,
 		if (r->strategy == strategy && !strcmp(r->pattern, pattern) &&
 		    !strcmp(r->touch, touch) &&
 		    (!r->chunk || r->chunk == BENCH_HUGE))
-			return r->ratio;
+			return r->ratio[bench_running_kernel_arm() ==
+					BENCH_ARM_KERNEL_7X];
 	}
 	return NAN;
 }
@@ -199,8 +200,9 @@ int bench_advise(int argc, char **argv)
 		return 1;
 
 	/* The figures behind every choice. */
-	printf("\n%s family %u (0x%x) model %u (0x%x) stepping %u: ratio of each strategy's time to the kernel's (below 1: faster)\n",
-	       vendor, family, family, model, model, stepping);
+	printf("\n%s family %u (0x%x) model %u (0x%x) stepping %u: ratio of each strategy's time to the running kernel's (%s; below 1: faster)\n",
+	       vendor, family, family, model, model, stepping,
+	       bench_arm_name(bench_running_kernel_arm(), true));
 	printf("  %-10s %9s %9s %9s %9s %9s %9s  %s\n", "strategy", "4k-cold",
 	       "2m-cold", "4k-page", "2m-folio", "4k-hot", "2m-hot",
 	       "allowed");

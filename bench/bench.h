@@ -49,15 +49,35 @@ void bench_clear(int strategy, void *page);
 /* The range form of @strategy; "kernel" runs bench_kernel_routine()'s. */
 void bench_clear_range(int strategy, void *p, size_t bytes);
 /*
+ * The kernel arms of the folio patterns: the huge folio clear of each kernel
+ * series (strategies.h, clearpage_kernel_folio_clear()). "kernel" itself is
+ * the 6.x walk; BENCH_ARM_KERNEL_7X, one past the strategies, the 7.x
+ * extents. On 4 KiB pages both series run clear_page(): "kernel".
+ */
+#define BENCH_ARM_KERNEL_7X CLEARPAGE_STRATEGY_COUNT
+/* The 6.x walk by name, where "kernel" means the running series' clear. */
+#define BENCH_ARM_KERNEL_6X (CLEARPAGE_STRATEGY_COUNT + 1)
+#define BENCH_ARM_COUNT (CLEARPAGE_STRATEGY_COUNT + 2)
+/*
+ * An arm's name: a strategy's, or for folios "kernel-6.x" ("kernel",
+ * BENCH_ARM_KERNEL_6X) and "kernel-7.x".
+ */
+const char *bench_arm_name(int arm, bool folio);
+/* The arm of the kernel running here: "kernel" or BENCH_ARM_KERNEL_7X. */
+int bench_running_kernel_arm(void);
+
+/*
  * Clear the huge folio of @nr_pages at @folio as clearpage.ko's huge backend
  * does with @strategy: ranges of @chunk_pages in clearpage_folio_extents()
  * order, the faulting subpage @fault's neighbourhood last with a temporal
- * routine. "kernel" is the kernel's own walk (clearpage_kernel_walk(), one
- * 4 KiB page at a time with bench_kernel_routine()), as the module keeps it.
+ * routine. "kernel" is the 6.x kernel's own walk (clearpage_kernel_walk(),
+ * one 4 KiB page at a time with bench_kernel_routine()),
+ * BENCH_ARM_KERNEL_7X the 7.x kernel's extents (one
+ * bench_kernel_routine() range each), as the module keeps them.
  */
 void bench_clear_folio(int strategy, char *folio, unsigned long nr_pages,
 		       unsigned long fault, unsigned long chunk_pages);
-/* The kernel's MAX_ORDER_NR_PAGES on x86-64 (6.1 and 6.12). */
+/* The kernel's MAX_ORDER_NR_PAGES on x86-64 (6.1, 6.12 and 7.3). */
 #define BENCH_MAX_ORDER_PAGES 1024UL
 
 /* Strategies named in a comma list ("all": every usable one) as a mask. */

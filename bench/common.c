@@ -131,12 +131,43 @@ static void range_clear(void *folio, int routine, unsigned long first,
 void bench_clear_folio(int strategy, char *folio, unsigned long nr_pages,
 		       unsigned long fault, unsigned long chunk_pages)
 {
-	if (strategy == CLEARPAGE_STRATEGY_KERNEL)
-		clearpage_kernel_walk(fault, nr_pages, BENCH_MAX_ORDER_PAGES,
-				      walk_clear, folio);
+	/* Debian's 7.x is PREEMPT_LAZY: an extent is one operation. */
+	if (strategy == BENCH_ARM_KERNEL_7X)
+		clearpage_kernel_folio_clear(CLEARPAGE_KERNEL_CLEAR_EXTENTS, fault,
+					     nr_pages, BENCH_MAX_ORDER_PAGES,
+					     nr_pages, walk_clear, range_clear,
+					     folio);
+	else if (strategy == CLEARPAGE_STRATEGY_KERNEL ||
+		 strategy == BENCH_ARM_KERNEL_6X)
+		clearpage_kernel_folio_clear(CLEARPAGE_KERNEL_CLEAR_WALK, fault,
+					     nr_pages, BENCH_MAX_ORDER_PAGES,
+					     nr_pages, walk_clear, range_clear,
+					     folio);
 	else
 		clearpage_folio_ranges(strategy, fault, nr_pages, chunk_pages,
 				       range_clear, folio);
+}
+
+const char *bench_arm_name(int arm, bool folio)
+{
+	if (arm == BENCH_ARM_KERNEL_7X)
+		return "kernel-7.x";
+	if (arm == BENCH_ARM_KERNEL_6X ||
+	    (arm == CLEARPAGE_STRATEGY_KERNEL && folio))
+		return "kernel-6.x";
+	return bench_strategy_names[arm];
+}
+
+int bench_running_kernel_arm(void)
+{
+	struct utsname u;
+	unsigned int major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return CLEARPAGE_STRATEGY_KERNEL;
+	return clearpage_kernel_clear_of(major, minor) ==
+	       CLEARPAGE_KERNEL_CLEAR_EXTENTS ? BENCH_ARM_KERNEL_7X :
+						CLEARPAGE_STRATEGY_KERNEL;
 }
 
 int bench_parse_strategies(const char *list, unsigned int *mask)

@@ -10,17 +10,21 @@
  *   4k-hot   4 pages cleared over and over (a recycled, cached page).
  *   2m-cold  whole 2 MiB folios, flushed first, cleared as clearpage.ko's
  *            huge backend clears them (ranges of each --chunks size, the
- *            faulting subpage 0 and its neighbours last); the kernel arm is
- *            the 6.1/6.12 walk, 4 KiB at a time, converging on subpage 0.
+ *            faulting subpage 0 and its neighbours last); two kernel arms:
+ *            kernel-6.x, the 6.1/6.12 walk, 4 KiB at a time, converging on
+ *            subpage 0, and kernel-7.x, Linux 7's extents, one rep stos
+ *            each.
  *   2m-hot   the same folio cleared again while it is still cached.
- *   1g-cold  a 1 GiB folio, flushed, in 2 MiB chunks; the kernel walks it
- *            4 KiB at a time in address order.
+ *   1g-cold  a 1 GiB folio, flushed, in 2 MiB chunks; the 6.x kernel walks
+ *            it 4 KiB at a time in address order, 7.x clears it in one
+ *            rep stos.
  *
  * After each clear the "application" touches nothing, the first line
  * (4 KiB), the faulting subpage, every line of the page, or every line of
  * the folio: time spent there counts, because a non-temporal clear moves
  * the cost of the misses to the application. Figures: ns per 4 KiB, median
- * of --runs, and the ratio to the kernel arm of the same pattern and touch.
+ * of --runs, and the ratios to the kernel arms of the same pattern and
+ * touch (/6.x and /7.x; the same arm for single pages).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +45,11 @@ static const char *const touch_names[] = { "none", "line", "fault-page",
 
 struct point {
 	const char *pattern;
-	int strategy;		/* CLEARPAGE_STRATEGY_KERNEL: the kernel arm */
+	int strategy;		/* or a kernel arm (bench.h) */
 	unsigned long chunk;	/* bytes per range; 0: single pages / walk */
 	enum touch touch;
 	double *ns;		/* per run, ns per 4 KiB */
+	double median, min, max, ratio6, ratio7;
 };
 
 static volatile uint64_t sink;
@@ -131,21 +136,29 @@ static int add_point(struct point *points, int *n, int max, const char *pattern,
 {
 	if (*n == max)
 		return -1;
-	points[*n] = (struct point){ pattern, strategy, chunk, touch,
-				     calloc(runs, sizeof(double)) };
+	points[*n] = (struct point){ .pattern = pattern, .strategy = strategy,
+				     .chunk = chunk, .touch = touch,
+				     .ns = calloc(runs, sizeof(double)) };
 	if (!points[*n].ns)
 		return -1;
 	(*n)++;
 	return 0;
 }
 
-/* The kernel arm, then every strategy (at every chunk size for folios). */
+/*
+ * The kernel arms (both series' for folios), then every strategy (at every
+ * chunk size for folios).
+ */
 static int add_arms(struct point *points, int *n, int max, const char *pattern,
 		    unsigned int mask, const uint64_t *chunks, int nr_chunks,
 		    enum touch touch, unsigned long runs)
 {
 	int err = add_point(points, n, max, pattern, CLEARPAGE_STRATEGY_KERNEL,
 			    0, touch, runs);
+
+	if (nr_chunks && !err)
+		err = add_point(points, n, max, pattern, BENCH_ARM_KERNEL_7X, 0,
+				touch, runs);
 
 	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT && !err; s++) {
 		if (!(mask & (1U << s)))
@@ -185,7 +198,7 @@ int bench_patterns(struct bench_out *out, struct patterns_options *o)
 {
 	struct point points[512];
 	int n = 0, i, err = 0;
-	double base_med = 0;	/* the kernel arm's, in the table below */
+	double base6 = 1, base7 = 1;	/* the kernel arms' medians */
 	unsigned long scattered = SCATTERED_PAGES, cursor = 0;
 	uint64_t pool_bytes = o->pool_bytes;
 	char *pool = NULL, *hot = NULL, *folios = NULL, *giga = NULL;
@@ -267,45 +280,58 @@ int bench_patterns(struct bench_out *out, struct patterns_options *o)
 
 	results = json_object_new_array();
 	json_object_object_add(out->root, "results", results);
-	printf("%-8s %-10s %6s %-10s %10s %10s %10s %8s\n", "pattern", "arm",
-	       "chunk", "touch", "median", "min", "max", "/kernel");
+	printf("%-8s %-10s %6s %-10s %10s %10s %10s %8s %8s\n", "pattern", "arm",
+	       "chunk", "touch", "median", "min", "max", "/6.x", "/7.x");
 	for (i = 0; i < n; i++) {
 		struct point *pt = &points[i];
-		double med, lo, hi;
+
+		bench_summary(pt->ns, o->runs, &pt->median, &pt->min, &pt->max);
+		/* add_arms() put the kernel arms first in their pattern. */
+		if (pt->strategy == CLEARPAGE_STRATEGY_KERNEL)
+			base6 = base7 = pt->median;
+		else if (pt->strategy == BENCH_ARM_KERNEL_7X)
+			base7 = pt->median;
+		pt->ratio6 = pt->median / base6;
+		pt->ratio7 = pt->median / base7;
+	}
+	for (i = 0; i < n; i++) {
+		struct point *pt = &points[i];
+		bool folio = strcmp(pt->pattern, "4k-cold") && strcmp(pt->pattern, "4k-hot");
+		const char *arm = bench_arm_name(pt->strategy, folio);
 		char chunk[32] = "-";
 		json_object *j;
 
 		if (!strcmp(pt->pattern, "1g-cold") && !have_giga)
 			continue;
-		bench_summary(pt->ns, o->runs, &med, &lo, &hi);
-		/* add_arms() put the kernel arm first in its pattern and touch. */
-		if (pt->strategy == CLEARPAGE_STRATEGY_KERNEL)
-			base_med = med;
+		/* The kernel arm's ratio to the 7.x arm comes after it. */
+		if (pt->strategy == CLEARPAGE_STRATEGY_KERNEL && folio && i + 1 < n)
+			pt->ratio7 = pt->median / points[i + 1].median;
 		if (pt->chunk)
 			bench_format_size(pt->chunk, chunk, sizeof(chunk));
-		printf("%-8s %-10s %6s %-10s %10.1f %10.1f %10.1f %8.3f\n",
-		       pt->pattern, bench_strategy_names[pt->strategy], chunk,
-		       touch_names[pt->touch], med, lo, hi, med / base_med);
-		bench_out_csv(out, "%s,%s,%lu,%s,%s,%.1f,%.1f,%.1f,%.4f",
-			      pt->pattern, bench_strategy_names[pt->strategy],
-			      pt->chunk, chunk, touch_names[pt->touch], med, lo,
-			      hi, med / base_med);
+		printf("%-8s %-10s %6s %-10s %10.1f %10.1f %10.1f %8.3f %8.3f\n",
+		       pt->pattern, arm, chunk, touch_names[pt->touch], pt->median,
+		       pt->min, pt->max, pt->ratio6, pt->ratio7);
+		bench_out_csv(out, "%s,%s,%lu,%s,%s,%.1f,%.1f,%.1f,%.4f,%.4f",
+			      pt->pattern, arm, pt->chunk, chunk,
+			      touch_names[pt->touch], pt->median, pt->min,
+			      pt->max, pt->ratio6, pt->ratio7);
 		j = json_object_new_object();
 		json_object_object_add(j, "pattern", json_object_new_string(pt->pattern));
-		json_object_object_add(j, "arm",
-				       json_object_new_string(bench_strategy_names[pt->strategy]));
+		json_object_object_add(j, "arm", json_object_new_string(arm));
 		json_object_object_add(j, "chunk_bytes", json_object_new_int64((int64_t)pt->chunk));
 		json_object_object_add(j, "touch", json_object_new_string(touch_names[pt->touch]));
 		json_object_object_add(j, "runs", json_object_new_int((int)o->runs));
-		json_object_object_add(j, "ns_per_4k_median", json_object_new_double(med));
-		json_object_object_add(j, "ns_per_4k_min", json_object_new_double(lo));
-		json_object_object_add(j, "ns_per_4k_max", json_object_new_double(hi));
-		json_object_object_add(j, "ratio_to_kernel", json_object_new_double(med / base_med));
+		json_object_object_add(j, "ns_per_4k_median", json_object_new_double(pt->median));
+		json_object_object_add(j, "ns_per_4k_min", json_object_new_double(pt->min));
+		json_object_object_add(j, "ns_per_4k_max", json_object_new_double(pt->max));
+		json_object_object_add(j, "ratio_to_kernel", json_object_new_double(pt->ratio6));
+		json_object_object_add(j, "ratio_to_kernel_7x", json_object_new_double(pt->ratio7));
 		json_object_array_add(results, j);
 		if (o->results && o->nr_results < o->max_results)
 			o->results[o->nr_results++] = (struct pattern_result){
 				pt->pattern, pt->strategy, pt->chunk,
-				touch_names[pt->touch], med, med / base_med,
+				touch_names[pt->touch], pt->median,
+				{ pt->ratio6, pt->ratio7 },
 			};
 	}
 	fflush(stdout);

@@ -6,16 +6,20 @@
 #include "bench.h"
 
 #define PATTERNS_CSV_HEADER \
-	"pattern,arm,chunk_bytes,chunk,touch,ns_per_4k_median,ns_per_4k_min,ns_per_4k_max,ratio_to_kernel"
+	"pattern,arm,chunk_bytes,chunk,touch,ns_per_4k_median,ns_per_4k_min,ns_per_4k_max,ratio_to_kernel,ratio_to_kernel_7x"
 
 /* One measured point, for callers that decide on the figures (advise). */
 struct pattern_result {
 	const char *pattern;		/* "4k-cold", "2m-hot", ... */
-	int strategy;			/* CLEARPAGE_STRATEGY_KERNEL: kernel arm */
+	int strategy;			/* or a kernel arm (bench.h) */
 	uint64_t chunk;			/* bytes per range; 0: pages / walk */
 	const char *touch;		/* "none", "line", "fault-page", ... */
 	double median;			/* ns per 4 KiB */
-	double ratio;			/* to the kernel arm, same pattern/touch */
+	/*
+	 * To the kernel arm of the same pattern and touch: [0] the 6.x one,
+	 * [1] the 7.x one (the same for single pages).
+	 */
+	double ratio[2];
 };
 
 struct patterns_options {

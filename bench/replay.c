@@ -10,11 +10,12 @@
  * --backend 4k (the default) the pages are single 4 KiB pages cleared as
  * the 4k backend clears them, and a fault touches at least one line; with
  * --backend huge they are 2 MiB folios cleared as the huge backend clears
- * them (ranges, faulting subpage 0 last), the kernel arm being the
- * kernel's 4 KiB walk. Each interval the policy gets what the daemon gets from the
+ * them (ranges, faulting subpage 0 last), with two kernel arms: the 6.x
+ * kernel's 4 KiB walk and the 7.x kernel's extents (--kernel says which
+ * one the module's own kernel clears replay). Each interval the policy gets what the daemon gets from the
  * module: timed clears of the current strategy (one page in --sample-every),
  * their mean cost, and timed reference clears with the kernel's own way
- * (its routine; its walk for folios) while any other strategy runs: the
+ * (its routine; its walk or extents for folios) while any other strategy runs: the
  * live baseline. Reference clears go to fixed frames (frame
  * number % --reference-every == 0), which therefore stay in the state the
  * hot strategy would keep them in: a non-temporal clear would have evicted a
@@ -56,6 +57,12 @@ struct replay {
 	unsigned int nr_intervals;
 	unsigned long pages, hot_pages, sample_every, reference_every;
 	bool huge;			/* --backend huge */
+	/*
+	 * huge: the module's "kernel" (its kernel strategy, reference clears
+	 * and calibration row), the clear of the series --kernel names
+	 * (default: the running one): BENCH_ARM_KERNEL_6X or _7X.
+	 */
+	int kernel_arm;
 	unsigned long unit_pages;	/* 1, or 512 for a 2 MiB folio */
 	enum touch touch;
 	char *hot_pool, *cold_pool;
@@ -87,6 +94,7 @@ static void usage(FILE *f)
 		"                              [--touch none|line|page|folio]\n"
 		"                              [--hot-pages N] [--cold-mb M] [--repeats R]\n"
 		"                              [--sample-every N] [--reference-every N]\n"
+		"                              [--kernel 6.x|7.x]\n"
 		"                              [--config FILE] [--cpu C] [--node N] [--out DIR]\n"
 		"  --backend         4k: single pages, as 4 KiB faults clear them (default);\n"
 		"                    huge: 2 MiB folios, as the huge backend clears them\n"
@@ -106,6 +114,10 @@ static void usage(FILE *f)
 		"  --reference-every frames (one in N) cleared the kernel's own way while\n"
 		"                    any other strategy runs, the live baseline; 0: none,\n"
 		"                    the policy probes (default 32)\n"
+		"  --kernel          huge: the kernel series replayed, whose clear the\n"
+		"                    module's kernel strategy and reference clears run:\n"
+		"                    6.x (the 4 KiB walk) or 7.x (extents); default: the\n"
+		"                    running kernel's. Both are static arms either way\n"
 		"  --config          take [Policy] from this clearpaged.conf file\n"
 		"  --out             directory for replay.{json,csv,svg} and\n"
 		"                    replay-timeline.csv (default bench-results)\n");
@@ -241,9 +253,14 @@ static void calibrate(struct replay *r, char *buf)
 		r->allowed |= 1U << CLEARPAGE_STRATEGY_KERNEL;
 }
 
-/* One unit (a page, or a folio with its faulting subpage 0) as the backend. */
+/*
+ * One unit (a page, or a folio with its faulting subpage 0) as the backend;
+ * on folios "kernel" is the clear of the kernel series replayed.
+ */
 static void clear_unit(const struct replay *r, int s, char *p)
 {
+	if (r->huge && s == CLEARPAGE_STRATEGY_KERNEL)
+		s = r->kernel_arm;
 	if (r->huge)
 		bench_clear_folio(s, p, r->unit_pages, 0, r->unit_pages);
 	else
@@ -307,7 +324,8 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			 * differs.
 			 */
 			bool refs = r->reference_every &&
-				    strategy != CLEARPAGE_STRATEGY_KERNEL;
+				    strategy > CLEARPAGE_STRATEGY_KERNEL &&
+				    strategy < CLEARPAGE_STRATEGY_COUNT;
 			struct policy_sample sample;
 			struct policy_decision d;
 			uint64_t t0 = bench_now_ns();
@@ -374,6 +392,11 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 		}
 	}
 	return total;
+}
+
+static const char *arm_name(const struct replay *r, int arm)
+{
+	return arm == ADAPTIVE ? "adaptive" : bench_arm_name(arm, r->huge);
 }
 
 static const char plot[] =
@@ -500,6 +523,7 @@ int bench_replay(int argc, char **argv)
 		{ "repeats", required_argument, NULL, 'r' },
 		{ "sample-every", required_argument, NULL, 's' },
 		{ "reference-every", required_argument, NULL, 'R' },
+		{ "kernel", required_argument, NULL, 'k' },
 		{ "config", required_argument, NULL, 'f' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "node", required_argument, NULL, 'n' },
@@ -513,9 +537,9 @@ int bench_replay(int argc, char **argv)
 	const char *workload = "mixed", *phases = NULL, *dir = "bench-results";
 	bool touch_given = false;
 	unsigned long repeats = 3, cold_mb = 0, cpu = ~0UL, node = ~0UL, v;
-	int arms[CLEARPAGE_STRATEGY_COUNT + 1], nr_arms = 0, opt, best = -1;
+	int arms[BENCH_ARM_COUNT + 1], nr_arms = 0, opt, best = -1;
 	double *totals, *phase_ns, oracle_med, adaptive_med, best_med = 0;
-	double med[CLEARPAGE_STRATEGY_COUNT + 1], lo, hi;
+	double med[BENCH_ARM_COUNT + 1], lo, hi;
 	double *oracle;
 	struct bench_out out;
 	json_object *results, *o;
@@ -582,6 +606,16 @@ int bench_replay(int argc, char **argv)
 					     &r.reference_every))
 				return 2;
 			break;
+		case 'k':
+			if (!strcmp(optarg, "6.x")) {
+				r.kernel_arm = BENCH_ARM_KERNEL_6X;
+			} else if (!strcmp(optarg, "7.x")) {
+				r.kernel_arm = BENCH_ARM_KERNEL_7X;
+			} else {
+				bench_error("--kernel: '%s' is not 6.x or 7.x", optarg);
+				return 2;
+			}
+			break;
 		case 'c':
 			if (bench_parse_uint(optarg, "--cpu", 4095, &cpu))
 				return 2;
@@ -606,6 +640,9 @@ int bench_replay(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!r.kernel_arm)
+		r.kernel_arm = bench_running_kernel_arm() == BENCH_ARM_KERNEL_7X ?
+			       BENCH_ARM_KERNEL_7X : BENCH_ARM_KERNEL_6X;
 	if (!r.pages)
 		r.pages = r.huge ? 65536 : 4096;
 	if (!r.hot_pages)
@@ -652,9 +689,11 @@ int bench_replay(int argc, char **argv)
 	}
 
 	arms[nr_arms++] = ADAPTIVE;
-	/* Huge: the kernel's own walk, the baseline the backend replaces. */
-	if (r.huge)
-		arms[nr_arms++] = CLEARPAGE_STRATEGY_KERNEL;
+	/* Huge: both kernel series' own clears, the baselines. */
+	if (r.huge) {
+		arms[nr_arms++] = BENCH_ARM_KERNEL_6X;
+		arms[nr_arms++] = BENCH_ARM_KERNEL_7X;
+	}
 	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
 		if (r.allowed & (1U << s))
 			arms[nr_arms++] = s;
@@ -669,7 +708,7 @@ int bench_replay(int argc, char **argv)
 			int arm = arms[a];
 
 			bench_progress("replay: repeat %lu/%lu, %s", rep + 1, repeats,
-				       arm == ADAPTIVE ? "adaptive" : bench_strategy_names[arm]);
+				       arm_name(&r, arm));
 			totals[a * repeats + rep] =
 				run_arm(&r, arm, &phase_ns[((size_t)a * repeats + rep) * r.nr_phases],
 					arm == ADAPTIVE && rep == repeats - 1);
@@ -698,7 +737,7 @@ int bench_replay(int argc, char **argv)
 		for (unsigned long rep = 0; rep < repeats; rep++) {
 			copy[rep] = totals[a * repeats + rep];
 			bench_out_csv(&out, "%s,%lu,%.3f",
-				      arms[a] == ADAPTIVE ? "adaptive" : bench_strategy_names[arms[a]],
+				      arm_name(&r, arms[a]),
 				      rep, totals[a * repeats + rep] / 1e6);
 		}
 		bench_summary(copy, repeats, &med[a], &lo, &hi);
@@ -733,14 +772,16 @@ int bench_replay(int argc, char **argv)
 	printf("%-10s %14.2f %10.3f\n", "oracle", oracle_med / 1e6, 1.0);
 	for (int a = 0; a < nr_arms; a++)
 		printf("%-10s %14.2f %10.3f\n",
-		       arms[a] == ADAPTIVE ? "adaptive" : bench_strategy_names[arms[a]],
+		       arm_name(&r, arms[a]),
 		       med[a] / 1e6, med[a] / oracle_med);
 	printf("adaptive / oracle = %.3f; adaptive / best static (%s) = %.3f (%+.1f%%); %u switches, %u reverts\n",
-	       adaptive_med / oracle_med, bench_strategy_names[arms[best]],
+	       adaptive_med / oracle_med, arm_name(&r, arms[best]),
 	       adaptive_med / best_med, (adaptive_med / best_med - 1) * 100,
 	       r.switches, r.reverts);
 	if (r.huge)
-		printf("adaptive / kernel walk = %.3f\n", adaptive_med / med[1]);
+		printf("adaptive / kernel-6.x walk = %.3f; adaptive / kernel-7.x extents = %.3f (replayed as the module on %s)\n",
+		       adaptive_med / med[1], adaptive_med / med[2],
+		       arm_name(&r, r.kernel_arm));
 
 	results = json_object_new_object();
 	json_object_object_add(out.root, "results", results);
@@ -764,7 +805,7 @@ int bench_replay(int argc, char **argv)
 	o = json_object_new_object();
 	json_object_object_add(o, "oracle", json_object_new_double(oracle_med / 1e6));
 	for (int a = 0; a < nr_arms; a++)
-		json_object_object_add(o, arms[a] == ADAPTIVE ? "adaptive" : bench_strategy_names[arms[a]],
+		json_object_object_add(o, arm_name(&r, arms[a]),
 				       json_object_new_double(med[a] / 1e6));
 	json_object_object_add(results, "median_total_ms", o);
 	/* Per phase, the last repeat: where the time went. */
@@ -775,16 +816,21 @@ int bench_replay(int argc, char **argv)
 		for (int ph = 0; ph < r.nr_phases; ph++)
 			json_object_array_add(list, json_object_new_double(
 				phase_ns[((size_t)a * repeats + repeats - 1) * r.nr_phases + ph] / 1e6));
-		json_object_object_add(o, arms[a] == ADAPTIVE ? "adaptive" : bench_strategy_names[arms[a]],
+		json_object_object_add(o, arm_name(&r, arms[a]),
 				       list);
 	}
 	json_object_object_add(results, "last_repeat_phase_ms", o);
-	json_object_object_add(results, "best_static", json_object_new_string(bench_strategy_names[arms[best]]));
+	json_object_object_add(results, "best_static", json_object_new_string(arm_name(&r, arms[best])));
 	json_object_object_add(results, "adaptive_over_oracle", json_object_new_double(adaptive_med / oracle_med));
 	json_object_object_add(results, "adaptive_over_best_static", json_object_new_double(adaptive_med / best_med));
-	if (r.huge)
+	if (r.huge) {
+		json_object_object_add(results, "kernel_replayed",
+				       json_object_new_string(arm_name(&r, r.kernel_arm)));
 		json_object_object_add(results, "adaptive_over_kernel",
 				       json_object_new_double(adaptive_med / med[1]));
+		json_object_object_add(results, "adaptive_over_kernel_7x",
+				       json_object_new_double(adaptive_med / med[2]));
+	}
 	json_object_object_add(results, "switches", json_object_new_int((int)r.switches));
 	json_object_object_add(results, "reverts", json_object_new_int((int)r.reverts));
 

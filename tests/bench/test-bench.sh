@@ -40,13 +40,14 @@ check "strategies.json: a result per strategy, size and mode" \
 	json "$out/s/strategies.json" "len(d['results']) == $nstrat * 2 * 2 and all(r['ns_per_4k_min'] <= r['ns_per_4k_median'] <= r['ns_per_4k_max'] for r in d['results']) and d['meta']['cpu_vendor']"
 check "strategies.csv: the same rows" rows "$out/s/strategies.csv" $((nstrat * 4))
 check "strategies.svg" svg "$out/s/strategies.svg"
-# The fault-like patterns: per pattern and touch, a kernel arm and one arm
-# per strategy (per chunk size for folios): 4k-cold 3 touches, 4k-hot 2,
-# 2m-cold 3 with 2 chunk sizes, 2m-hot 1 with 2 chunk sizes.
+# The fault-like patterns: per pattern and touch, the kernel arm (folios:
+# one per kernel series, the 6.x walk and the 7.x extents) and one arm per
+# strategy (per chunk size for folios): 4k-cold 3 touches, 4k-hot 2, 2m-cold
+# 3 with 2 chunk sizes, 2m-hot 1 with 2 chunk sizes.
 check "strategies (fault-like patterns) runs" "$bench" strategies --runs 2 --pool 8M --no-gigantic --chunks 64K,2M --out "$out/p"
-points=$(( (3 + 2) * (1 + nstrat) + (3 + 1) * (1 + 2 * nstrat) ))
-check "strategies.json: every pattern, arm, chunk and touch, each with a ratio to the kernel arm" \
-	json "$out/p/strategies.json" "len(d['results']) == $points and all(r['ns_per_4k_min'] <= r['ns_per_4k_median'] <= r['ns_per_4k_max'] and r['ratio_to_kernel'] > 0 for r in d['results']) and all(r['ratio_to_kernel'] == 1 for r in d['results'] if r['arm'] == 'kernel') and {r['pattern'] for r in d['results']} == {'4k-cold', '4k-hot', '2m-cold', '2m-hot'}"
+points=$(( (3 + 2) * (1 + nstrat) + (3 + 1) * (2 + 2 * nstrat) ))
+check "strategies.json: every pattern, arm, chunk and touch, each with a ratio to both kernel arms" \
+	json "$out/p/strategies.json" "len(d['results']) == $points and all(r['ns_per_4k_min'] <= r['ns_per_4k_median'] <= r['ns_per_4k_max'] and r['ratio_to_kernel'] > 0 and r['ratio_to_kernel_7x'] > 0 for r in d['results']) and all(r['ratio_to_kernel'] == 1 for r in d['results'] if r['arm'] in ('kernel', 'kernel-6.x')) and all(r['ratio_to_kernel_7x'] == 1 for r in d['results'] if r['arm'] in ('kernel', 'kernel-7.x')) and {r['arm'] for r in d['results'] if r['pattern'] == '2m-cold'} >= {'kernel-6.x', 'kernel-7.x'} and {r['pattern'] for r in d['results']} == {'4k-cold', '4k-hot', '2m-cold', '2m-hot'}"
 check "strategies.csv (fault-like patterns): the same rows" rows "$out/p/strategies.csv" $points
 check "strategies.svg (fault-like patterns)" svg "$out/p/strategies.svg"
 
@@ -73,8 +74,13 @@ check "replay --touch page runs" "$bench" replay --phases cold:3 --pages 128 --c
 	--repeats 1 --touch page --reference-every 0 --config "$out/policy.conf" --out "$out/r2"
 check "replay --backend huge runs" "$bench" replay --backend huge --phases hot:2,cold:3 \
 	--pages 1024 --cold-mb 64 --repeats 1 --config "$out/policy.conf" --out "$out/r3"
-check "replay --backend huge: a kernel (walk) arm, the ratio to it, touch page by default" \
-	json "$out/r3/replay.json" "d['results']['backend'] == 'huge' and 'kernel' in d['results']['median_total_ms'] and d['results']['adaptive_over_kernel'] > 0 and d['results']['touch'] == 'page'"
+check "replay --backend huge: both kernel arms (6.x walk, 7.x extents), the ratios to them, touch page by default" \
+	json "$out/r3/replay.json" "d['results']['backend'] == 'huge' and {'kernel-6.x', 'kernel-7.x'} <= set(d['results']['median_total_ms']) and d['results']['adaptive_over_kernel'] > 0 and d['results']['adaptive_over_kernel_7x'] > 0 and d['results']['kernel_replayed'] in ('kernel-6.x', 'kernel-7.x') and d['results']['touch'] == 'page'"
+check "replay --kernel 7.x replays the module on 7.x" "$bench" replay --backend huge --phases cold:2 \
+	--pages 512 --cold-mb 64 --repeats 1 --kernel 7.x --config "$out/policy.conf" --out "$out/r4"
+check "replay.json: kernel_replayed is kernel-7.x" \
+	json "$out/r4/replay.json" "d['results']['kernel_replayed'] == 'kernel-7.x'"
+check "replay --kernel 5.x is refused" sh -c "! '$bench' replay --backend huge --kernel 5.x --out '$out/r5' 2>/dev/null"
 check "replay-timeline.csv (huge): one row per interval" rows "$out/r3/replay-timeline.csv" 5
 
 # ab
