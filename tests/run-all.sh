@@ -157,16 +157,38 @@ pkg_check() {
 		echo "FAIL: $1, see $pkg_log" | tee -a "$pkg_log"; pkg_failed=$((pkg_failed + 1))
 	fi
 }
-rm -rf "$pkgdir" && mkdir -p "$pkgdir/clearpage"
-# The source tree as a user of the source has it, from a git checkout or a
-# release tarball (meson dist) alike: everything but build outputs.
-tar -C "$top" --exclude=./.git --exclude='./build*' --exclude=./obj-\* \
-	--exclude=./vm-cache --exclude=./bench-results --exclude=./debian/.debhelper \
-	--exclude=./debian/tmp --exclude=./debian/clearpaged \
-	--exclude=./debian/clearpage-dkms --exclude=./debian/clearpage-bench \
-	-cf - . | tar -C "$pkgdir/clearpage" -xf -
+# source_tree DIR: the source tree as a user of the source has it, from a
+# git checkout or a release tarball (meson dist) alike: everything but build
+# outputs, in DIR/clearpage.
+source_tree() {
+	rm -rf "$1" && mkdir -p "$1/clearpage"
+	tar -C "$top" --exclude=./.git --exclude='./build*' --exclude=./obj-\* \
+		--exclude=./vm-cache --exclude=./bench-results --exclude=./debian/.debhelper \
+		--exclude=./debian/tmp --exclude=./debian/clearpaged \
+		--exclude=./debian/clearpage-dkms --exclude=./debian/clearpage-bench \
+		-cf - . | tar -C "$1/clearpage" -xf -
+}
+# unit_packaged DIR UNIT_DIR: clearpaged's deb in DIR has its unit in
+# UNIT_DIR and the maintainer scripts debhelper adds for it.
+unit_packaged() {
+	dpkg -c "$1"/clearpaged_*_amd64.deb | grep -q " .$2/clearpaged.service\$" &&
+		dpkg-deb -I "$1"/clearpaged_*_amd64.deb postinst | grep -q deb-systemd-helper &&
+		dpkg-deb -I "$1"/clearpaged_*_amd64.deb prerm | grep -q deb-systemd-invoke
+}
+source_tree "$pkgdir"
 pkg_check "dpkg-buildpackage -us -uc -b" sh -c "cd '$pkgdir/clearpage' && dpkg-buildpackage -us -uc -b"
 pkg_check "lintian: no errors" sh -c "lintian --fail-on error --tag-display-limit 0 '$pkgdir'/clearpage_*.changes"
+pkg_check "Debian 12: the unit in /lib/systemd/system, with its maintainer scripts" \
+	unit_packaged "$pkgdir" /lib/systemd/system
+# The same packages built on Debian 13, in the build root.
+pkg13=$build/pkg-trixie
+source_tree "$pkg13"
+pkg_check "Debian 13: dpkg-buildpackage -us -uc -b" \
+	in_root "$clearpage_buildroot" sh -c "cd '$pkg13/clearpage' && dpkg-buildpackage -us -uc -b"
+pkg_check "Debian 13: lintian: no errors" \
+	in_root "$clearpage_buildroot" sh -c "lintian --fail-on error --tag-display-limit 0 '$pkg13'/clearpage_*.changes"
+pkg_check "Debian 13: the unit in /usr/lib/systemd/system, with its maintainer scripts" \
+	unit_packaged "$pkg13" /usr/lib/systemd/system
 pkg_check "clearpage-dkms ships the module sources and a dkms.conf with the version" \
 	sh -c "dpkg-deb --fsys-tarfile '$pkgdir'/clearpage-dkms_*_all.deb | tar -xOf - ./usr/src/clearpage-$version/dkms.conf | grep -qx 'PACKAGE_VERSION=\"$version\"'"
 pkg_check "clearpage-dkms ships no test hooks (no kmod/testing.c)" \
