@@ -57,10 +57,15 @@ void bench_clear_range(int strategy, void *p, size_t bytes);
 #define BENCH_ARM_KERNEL_7X CLEARPAGE_STRATEGY_COUNT
 /* The 6.x walk by name, where "kernel" means the running series' clear. */
 #define BENCH_ARM_KERNEL_6X (CLEARPAGE_STRATEGY_COUNT + 1)
-#define BENCH_ARM_COUNT (CLEARPAGE_STRATEGY_COUNT + 2)
+/*
+ * The page allocator's clear of a THP on 7.x with init_on_alloc=1: one
+ * kernel routine over the whole folio, in address order, no fault locality.
+ */
+#define BENCH_ARM_KERNEL_ALLOC (CLEARPAGE_STRATEGY_COUNT + 2)
+#define BENCH_ARM_COUNT (CLEARPAGE_STRATEGY_COUNT + 3)
 /*
  * An arm's name: a strategy's, or for folios "kernel-6.x" ("kernel",
- * BENCH_ARM_KERNEL_6X) and "kernel-7.x".
+ * BENCH_ARM_KERNEL_6X), "kernel-7.x" and "kernel-alloc".
  */
 const char *bench_arm_name(int arm, bool folio);
 /* The arm of the kernel running here: "kernel" or BENCH_ARM_KERNEL_7X. */

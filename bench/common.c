@@ -131,8 +131,11 @@ static void range_clear(void *folio, int routine, unsigned long first,
 void bench_clear_folio(int strategy, char *folio, unsigned long nr_pages,
 		       unsigned long fault, unsigned long chunk_pages)
 {
+	if (strategy == BENCH_ARM_KERNEL_ALLOC)
+		bench_clear_range(CLEARPAGE_STRATEGY_KERNEL, folio,
+				  nr_pages * BENCH_PAGE);
 	/* Debian's 7.x is PREEMPT_LAZY: an extent is one operation. */
-	if (strategy == BENCH_ARM_KERNEL_7X)
+	else if (strategy == BENCH_ARM_KERNEL_7X)
 		clearpage_kernel_folio_clear(CLEARPAGE_KERNEL_CLEAR_EXTENTS, fault,
 					     nr_pages, BENCH_MAX_ORDER_PAGES,
 					     nr_pages, walk_clear, range_clear,
@@ -152,6 +155,8 @@ const char *bench_arm_name(int arm, bool folio)
 {
 	if (arm == BENCH_ARM_KERNEL_7X)
 		return "kernel-7.x";
+	if (arm == BENCH_ARM_KERNEL_ALLOC)
+		return "kernel-alloc";
 	if (arm == BENCH_ARM_KERNEL_6X ||
 	    (arm == CLEARPAGE_STRATEGY_KERNEL && folio))
 		return "kernel-6.x";

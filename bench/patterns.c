@@ -13,7 +13,9 @@
  *            faulting subpage 0 and its neighbours last); two kernel arms:
  *            kernel-6.x, the 6.1/6.12 walk, 4 KiB at a time, converging on
  *            subpage 0, and kernel-7.x, Linux 7's extents, one rep stos
- *            each.
+ *            each; and kernel-alloc, the page allocator's clear of a THP on
+ *            7.x with init_on_alloc=1 (one rep stos over the folio, address
+ *            order: the faulting subpage 0 first, not last).
  *   2m-hot   the same folio cleared again while it is still cached.
  *   1g-cold  a 1 GiB folio, flushed, in 2 MiB chunks; the 6.x kernel walks
  *            it 4 KiB at a time in address order, 7.x clears it in one
@@ -158,6 +160,10 @@ static int add_arms(struct point *points, int *n, int max, const char *pattern,
 
 	if (nr_chunks && !err)
 		err = add_point(points, n, max, pattern, BENCH_ARM_KERNEL_7X, 0,
+				touch, runs);
+	/* 2 MiB THP on 7.x with init_on_alloc=1: the allocator clears. */
+	if (nr_chunks && strcmp(pattern, "1g-cold") && !err)
+		err = add_point(points, n, max, pattern, BENCH_ARM_KERNEL_ALLOC, 0,
 				touch, runs);
 
 	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT && !err; s++) {

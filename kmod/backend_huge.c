@@ -244,6 +244,7 @@ static void clear_range_atomic(void *arg, int routine, unsigned long first,
 
 	clearpage_clear_range(r->node, r->strategy, routine,
 			      nth_page(r->page, first), n);
+	clearpage_count_allocator(r->node, n);
 }
 
 /*
@@ -262,7 +263,7 @@ static void clear_allocated(struct clearpage_node *node, struct page *page,
 	long fault;
 
 	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
-		clearpage_clear_range(node, strategy, strategy, page, nr_pages);
+		clear_range_atomic(&r, strategy, 0, nr_pages);
 		return;
 	}
 	if (clearpage_reference_folio(strategy, page_to_pfn(page), nr_pages)) {

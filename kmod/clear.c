@@ -250,6 +250,14 @@ void clearpage_count_prezeroed(struct clearpage_node *node,
 	this_cpu_add(node->stats->pages_huge_prezeroed, nr_pages);
 }
 
+/* One range operation of @nr_pages by the allocator's clear (7.x). */
+void clearpage_count_allocator(struct clearpage_node *node,
+			       unsigned int nr_pages)
+{
+	this_cpu_add(node->stats->pages_huge_allocator, nr_pages);
+	this_cpu_inc(node->stats->ranges_huge_allocator);
+}
+
 static void clear_range_unaccounted(void *kaddr, int routine,
 				    unsigned long first, unsigned long n)
 {

@@ -22,6 +22,13 @@ struct clearpage_node_stats {
 	u64 samples[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
 	u64 sample_ns[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
 	u64 pages_huge_prezeroed;
+	/*
+	 * Of pages_huge and ranges_huge, those of the allocator's clear (7.x):
+	 * THP and mTHP with init_on_alloc=1, kernel allocations of 16 KiB and
+	 * more that the allocator zeroes.
+	 */
+	u64 pages_huge_allocator;
+	u64 ranges_huge_allocator;
 	/* Reference frames cleared with the kernel's routine, all timed. */
 	u64 reference_pages[CLEARPAGE_BACKEND_COUNT];
 	u64 reference_sample_ns[CLEARPAGE_BACKEND_COUNT];
@@ -137,6 +144,8 @@ void clearpage_clear_reference_range(struct clearpage_node *node,
 bool clearpage_reference_folio(int strategy, unsigned long pfn,
 			       unsigned int nr_pages);
 void clearpage_count_prezeroed(struct clearpage_node *node,
+			       unsigned int nr_pages);
+void clearpage_count_allocator(struct clearpage_node *node,
 			       unsigned int nr_pages);
 /* A folio's clear as the huge backend does it, unaccounted (calibration). */
 void clearpage_folio_clear_unaccounted(int strategy, void *kaddr,

@@ -184,6 +184,8 @@ void clearpage_node_stats_sum(struct clearpage_node *node,
 		for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++)
 			sum->ranges_huge[i] += READ_ONCE(s->ranges_huge[i]);
 		sum->pages_huge_prezeroed += READ_ONCE(s->pages_huge_prezeroed);
+		sum->pages_huge_allocator += READ_ONCE(s->pages_huge_allocator);
+		sum->ranges_huge_allocator += READ_ONCE(s->ranges_huge_allocator);
 		for (i = 0; i < CLEARPAGE_LATENCY_BUCKETS; i++)
 			sum->latency[i] += READ_ONCE(s->latency[i]);
 	}

@@ -209,6 +209,10 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 	}
 	len += sysfs_emit_at(buf, len, "pages_huge_prezeroed %llu\n",
 			     sum.pages_huge_prezeroed);
+	len += sysfs_emit_at(buf, len, "pages_huge_allocator %llu\n",
+			     sum.pages_huge_allocator);
+	len += sysfs_emit_at(buf, len, "ranges_huge_allocator %llu\n",
+			     sum.ranges_huge_allocator);
 	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
 		len += sysfs_emit_at(buf, len, "reference_pages_%s %llu\n",
 				     clearpage_backend_names[b],

@@ -24,19 +24,27 @@ packages="build-essential gcc-14 make libc6-dev kmod dkms dh-dkms debhelper
 	libudev-dev libgsl-dev libjson-c-dev systemd-dev lintian fakeroot"
 
 # run_in ROOT DIR COMMAND...: COMMAND in ROOT, DIR bind-mounted at its own
-# path, /proc mounted (objtool reads it).
+# path, /proc, /sys and /dev mounted (objtool reads /proc), all in a mount
+# namespace of its own: the mounts vanish with it, and runs side by side do
+# not meet.
 run_in() {
-	local root=$1 dir=$2 rc=0
+	local root=$1 dir=$2
 	shift 2
 	mkdir -p "$root$dir"
-	chroot_mount "$root"
-	mount --bind "$dir" "$root$dir"
-	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-		LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
-		sh -c 'cd "$0" 2>/dev/null || cd /; exec "$@"' "$PWD" "$@" || rc=$?
-	umount "$root$dir" 2>/dev/null || true
-	chroot_umount "$root"
-	return $rc
+	unshare --mount --propagation private sh -c '
+		root=$1 dir=$2 cwd=$3
+		shift 3
+		for m in proc sys dev; do
+			mountpoint -q "$root/$m" && umount -l "$root/$m"
+		done
+		mount -t proc proc "$root/proc" &&
+		mount -t sysfs sysfs "$root/sys" &&
+		mount --rbind /dev "$root/dev" &&
+		mount --bind "$dir" "$root$dir" || exit 1
+		exec chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+			sh -c "cd \"\$0\" 2>/dev/null || cd /; exec \"\$@\"" "$cwd" "$@"
+	' sh "$root" "$dir" "$PWD" "$@"
 }
 
 if [ "${1:-}" = --run ]; then

@@ -69,3 +69,15 @@ kernel_versions() {
 	done | tr '\n' ' '
 	echo
 }
+
+# kernel_of_series SERIES VERSION...: the first VERSION of SERIES (6.1 is
+# not 6.12).
+kernel_of_series() {
+	local series=$1 version
+	shift
+	for version; do
+		case "$version" in
+		"$series".*) echo "$version"; return ;;
+		esac
+	done
+}

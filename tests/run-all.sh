@@ -133,7 +133,8 @@ for kernel in $kernels; do
 	in_root "$root" dkms remove "clearpage/$version" --all >>"$dkms_log" 2>&1
 done
 # A series the module does not load on is skipped (BUILD_EXCLUSIVE_KERNEL).
-if "$top/kmod/dkms-install.sh" --build-only 6.6.0-untested-amd64 "$(kernel_tree "${kernels%% *}" | cut -d' ' -f2)" \
+read -r root dir < <(kernel_tree "${kernels%% *}")
+if in_root "$root" "$top/kmod/dkms-install.sh" --build-only 6.6.0-untested-amd64 "$dir" \
 	>"$logs/dkms-exclusive.out" 2>&1; then
 	echo "FAIL: dkms built for 6.6, a series the module refuses" | tee -a "$dkms_log"
 	dkms_failed=$((dkms_failed + 1))
@@ -146,7 +147,7 @@ else
 fi
 cat "$logs/dkms-exclusive.out" >>"$dkms_log"
 rm -f "$logs/dkms-exclusive.out"
-dkms remove "clearpage/$version" --all >>"$dkms_log" 2>&1
+in_root "$root" dkms remove "clearpage/$version" --all >>"$dkms_log" 2>&1
 echo "CPVM-SUMMARY: $dkms_passed passed, $dkms_failed failed, 0 skipped" >>"$dkms_log"
 [ $dkms_failed = 0 ] || failed=$((failed + 1))
 
@@ -205,18 +206,30 @@ pkg_check "clearpaged ships the daemon, CLI, unit, config, catalog and man pages
 echo "CPVM-SUMMARY: $pkg_passed passed, $pkg_failed failed, 0 skipped" >>"$pkg_log"
 [ $pkg_failed = 0 ] || failed=$((failed + 1))
 
-# End to end: the packages in a booted Debian with systemd, on the 6.1 kernel.
-if [ $pkg_failed = 0 ]; then
-	set -- $kernels
-	echo "=== e2e: booted Debian, systemd, packages, on $1"
-	if "$top/tests/e2e/run-e2e.sh" --debs "$pkgdir" --kernel "$1" \
-		--module-test "$build/kmod-test-$1/clearpage.ko" \
-		--log "$logs/e2e-$1.log"; then
+# End to end: the packages in a booted Debian with systemd, as each release
+# builds them: Debian 13 on its backports kernel (7.3), Debian 12 on 6.1.
+# CLEARPAGE_E2E lists the releases (default: "trixie bookworm").
+e2e() {
+	local suite=$1 kernel=$2 debs=$3
+	[ -n "$kernel" ] || { echo "FAILED: e2e on $suite: no kernel of its series among: $kernels"; failed=$((failed + 1)); return; }
+	echo "=== e2e: booted Debian ($suite), systemd, packages, on $kernel"
+	if "$top/tests/e2e/run-e2e.sh" --suite "$suite" --debs "$debs" --kernel "$kernel" \
+		--module-test "$build/kmod-test-$kernel/clearpage.ko" \
+		--log "$logs/e2e-$suite-$kernel.log"; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
-		echo "FAILED: e2e, log: $logs/e2e-$1.log"
+		echo "FAILED: e2e, log: $logs/e2e-$suite-$kernel.log"
 	fi
+}
+if [ $pkg_failed = 0 ]; then
+	for suite in ${CLEARPAGE_E2E-trixie bookworm}; do
+		case "$suite" in
+		trixie) e2e trixie "$(kernel_of_series 7.3 $kernels)" "$pkg13" ;;
+		bookworm) e2e bookworm "$(kernel_of_series 6.1 $kernels)" "$pkgdir" ;;
+		*) echo "FAILED: CLEARPAGE_E2E: '$suite' is not trixie or bookworm"; failed=$((failed + 1)) ;;
+		esac
+	done
 fi
 
 # The parsers of untrusted input under libFuzzer, and every unit test, in a

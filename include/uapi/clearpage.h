@@ -12,7 +12,9 @@
  *
  *   id  name       instructions, over a page or a range
  *   0   kernel     whatever the running kernel picked at boot (clear_page);
- *                  huge folios in the kernel's own 4 KiB walk
+ *                  huge folios as the running kernel clears them (6.1,
+ *                  6.12: its 4 KiB walk; 7.x: three extents, one
+ *                  clear_pages() each)
  *   1   rep_stosb  one rep stosb (fast with ERMS)
  *   2   rep_stosq  one rep stosq
  *   3   movq       8 x movq per 64-byte line, unrolled loop
@@ -56,7 +58,8 @@
  *       reply: CLEARPAGE_A_NODE, _STRATEGIES (entries with
  *              CLEARPAGE_S_STRATEGY and the four calibration attributes for
  *              each available strategy, kernel first: kernel is measured
- *              as the kernel clears, clear_page() and its folio walk).
+ *              as the kernel clears, clear_page() and its folio clear:
+ *              the 6.x walk or the 7.x extents).
  *   CLEARPAGE_CMD_SET_STRATEGY        CLEARPAGE_A_NODE, _STRATEGY, _SOURCE
  *                                     (admin or daemon) required;
  *                                     CLEARPAGE_A_BACKEND optional (absent:

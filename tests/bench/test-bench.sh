@@ -41,13 +41,14 @@ check "strategies.json: a result per strategy, size and mode" \
 check "strategies.csv: the same rows" rows "$out/s/strategies.csv" $((nstrat * 4))
 check "strategies.svg" svg "$out/s/strategies.svg"
 # The fault-like patterns: per pattern and touch, the kernel arm (folios:
-# one per kernel series, the 6.x walk and the 7.x extents) and one arm per
+# one per kernel series, the 6.x walk and the 7.x extents, and the 7.x
+# allocator's clear) and one arm per
 # strategy (per chunk size for folios): 4k-cold 3 touches, 4k-hot 2, 2m-cold
 # 3 with 2 chunk sizes, 2m-hot 1 with 2 chunk sizes.
 check "strategies (fault-like patterns) runs" "$bench" strategies --runs 2 --pool 8M --no-gigantic --chunks 64K,2M --out "$out/p"
-points=$(( (3 + 2) * (1 + nstrat) + (3 + 1) * (2 + 2 * nstrat) ))
+points=$(( (3 + 2) * (1 + nstrat) + (3 + 1) * (3 + 2 * nstrat) ))
 check "strategies.json: every pattern, arm, chunk and touch, each with a ratio to both kernel arms" \
-	json "$out/p/strategies.json" "len(d['results']) == $points and all(r['ns_per_4k_min'] <= r['ns_per_4k_median'] <= r['ns_per_4k_max'] and r['ratio_to_kernel'] > 0 and r['ratio_to_kernel_7x'] > 0 for r in d['results']) and all(r['ratio_to_kernel'] == 1 for r in d['results'] if r['arm'] in ('kernel', 'kernel-6.x')) and all(r['ratio_to_kernel_7x'] == 1 for r in d['results'] if r['arm'] in ('kernel', 'kernel-7.x')) and {r['arm'] for r in d['results'] if r['pattern'] == '2m-cold'} >= {'kernel-6.x', 'kernel-7.x'} and {r['pattern'] for r in d['results']} == {'4k-cold', '4k-hot', '2m-cold', '2m-hot'}"
+	json "$out/p/strategies.json" "len(d['results']) == $points and all(r['ns_per_4k_min'] <= r['ns_per_4k_median'] <= r['ns_per_4k_max'] and r['ratio_to_kernel'] > 0 and r['ratio_to_kernel_7x'] > 0 for r in d['results']) and all(r['ratio_to_kernel'] == 1 for r in d['results'] if r['arm'] in ('kernel', 'kernel-6.x')) and all(r['ratio_to_kernel_7x'] == 1 for r in d['results'] if r['arm'] in ('kernel', 'kernel-7.x')) and {r['arm'] for r in d['results'] if r['pattern'] == '2m-cold'} >= {'kernel-6.x', 'kernel-7.x', 'kernel-alloc'} and {r['pattern'] for r in d['results']} == {'4k-cold', '4k-hot', '2m-cold', '2m-hot'}"
 check "strategies.csv (fault-like patterns): the same rows" rows "$out/p/strategies.csv" $points
 check "strategies.svg (fault-like patterns)" svg "$out/p/strategies.svg"
 

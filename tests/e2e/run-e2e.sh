@@ -1,15 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# End-to-end test on a real systemd: a Debian 12 root file system (cached,
-# tests/e2e/build-rootfs.sh) gets the clearpaged, clearpage-dkms and
+# End-to-end test on a real systemd: a Debian 12 or 13 root file system
+# (cached, tests/e2e/build-rootfs.sh) gets the clearpaged, clearpage-dkms and
 # clearpage-bench packages installed with apt, as an administrator would
 # (DKMS builds the module against the installed headers), then boots under
 # QEMU with two NUMA nodes and systemd as PID 1, and tests/e2e/guest.sh
 # checks the service from inside.
 #
 #   tests/e2e/run-e2e.sh --debs DIR --kernel VERSION --module-test KO
-#                        [--cache DIR] [--log FILE]
+#                        [--suite bookworm|trixie] [--cache DIR] [--log FILE]
+#
+# --suite: the Debian release booted (default bookworm); --debs must hold
+# the packages as that release builds them.
 #
 # --module-test: the test build of the module (kmod/build.sh ... test) for
 # VERSION. An emulated CPU measures no
@@ -21,12 +24,13 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-debs="" kernel="" cache="" log="" timeout=1800 module_test=""
+debs="" kernel="" cache="" log="" timeout=1800 module_test="" suite=bookworm
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--debs) debs=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--module-test) module_test=$2; shift 2 ;;
+	--suite) suite=$2; shift 2 ;;
 	--cache) cache=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
@@ -35,10 +39,11 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$debs" ] && [ -n "$kernel" ] && [ -n "$module_test" ] ||
 	{ echo "run-e2e.sh: --debs, --kernel and --module-test are required" >&2; exit 2; }
-cache=${cache:-$here/../../build/e2e-cache}
+# Shared by every checkout and build (a release tarball's pass too).
+cache=${cache:-${CLEARPAGE_CACHE:-/var/cache/clearpage-tests}/e2e}
 mkdir -p "$cache"
-base=$cache/rootfs-bookworm-$kernel.tar.gz
-"$here/build-rootfs.sh" "$kernel" "$base"
+base=$cache/rootfs-$suite-$kernel.tar.gz
+"$here/build-rootfs.sh" "$suite" "$kernel" "$base"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/clearpage-e2e.XXXXXX")
 root=$work/root
@@ -93,6 +98,11 @@ echo clearpage-e2e > "$root/etc/hostname"
 mkdir -p "$root/etc/systemd/system.conf.d"
 printf '[Manager]\nShowStatus=no\n' > "$root/etc/systemd/system.conf.d/quiet.conf"
 
+# /boot/vmlinuz-VERSION (6.x), /usr/lib/modules/VERSION/vmlinuz (7.x).
+vmlinuz=$root/boot/vmlinuz-$kernel
+[ -f "$vmlinuz" ] || vmlinuz=$root/usr/lib/modules/$kernel/vmlinuz
+cp "$vmlinuz" "$work/vmlinuz" && vmlinuz=$work/vmlinuz
+cp "$root/boot/initrd.img-$kernel" "$work/initrd.img"
 size=$(( $(du -sm "$root" | cut -f1) + 1024 ))
 mkfs.ext4 -q -F -L root -d "$root" "$work/disk.img" "${size}M"
 
@@ -105,7 +115,7 @@ timeout --foreground -k 10 "$timeout" qemu-system-x86_64 $accel -cpu max -m 2G \
 	-numa node,nodeid=0,cpus=0,memdev=m0 \
 	-object memory-backend-ram,id=m1,size=1G \
 	-numa node,nodeid=1,cpus=1,memdev=m1 \
-	-kernel "$root/boot/vmlinuz-$kernel" -initrd "$root/boot/initrd.img-$kernel" \
+	-kernel "$vmlinuz" -initrd "$work/initrd.img" \
 	-drive file="$work/disk.img",format=raw,if=virtio \
 	-append "root=/dev/vda rw console=ttyS0 panic=-1 panic_on_warn=1 oops=panic init_on_alloc=0 loglevel=4" \
 	-nographic -no-reboot -monitor none -serial stdio </dev/null >"$log" 2>&1

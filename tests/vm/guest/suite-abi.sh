@@ -47,8 +47,8 @@ for s in $avail; do
 		check "stats has $key" sh -c "grep -Eq '^$key [0-9]+\$' $CP/node0/stats"
 	done
 done
-check "stats has pages_huge_prezeroed and latency buckets" \
-	sh -c "grep -q '^pages_huge_prezeroed ' $CP/node1/stats && test \$(grep -c '^latency_ns_' $CP/node1/stats) = 17"
+check "stats has pages_huge_prezeroed, the allocator's share and latency buckets" \
+	sh -c "grep -q '^pages_huge_prezeroed ' $CP/node1/stats && grep -q '^pages_huge_allocator ' $CP/node1/stats && grep -q '^ranges_huge_allocator ' $CP/node1/stats && test \$(grep -c '^latency_ns_' $CP/node1/stats) = 17"
 for n in $(nodes); do
 	for b in 4k huge; do
 		for s in $avail; do
