@@ -203,6 +203,8 @@ static struct kprobe fault_hint_probe;
 static bool fault_hint_registered;
 static int fault_hint_error;
 static int alloc_clear_error = -ENOENT;
+/* CLEARPAGE_ALLOC_CLEAR_SYMBOL (test builds may name another). */
+static const char *alloc_clear_symbol = CLEARPAGE_ALLOC_CLEAR_SYMBOL;
 
 /* do_huge_pmd_anonymous_page(struct vm_fault *vmf): runs preempt-disabled. */
 static int fault_hint_entry(struct kprobe *p, struct pt_regs *regs)
@@ -339,14 +341,15 @@ static struct klp_patch clearpage_huge_patch = {
 static void alloc_clear_prepare(void)
 {
 #if CLEARPAGE_HAVE_ALLOC_CLEAR
-	alloc_clear_error = symbol_lookup(CLEARPAGE_ALLOC_CLEAR_SYMBOL);
+	alloc_clear_symbol = clearpage_test_alloc_clear_symbol(alloc_clear_symbol);
+	alloc_clear_error = symbol_lookup(alloc_clear_symbol);
 	if (alloc_clear_error) {
 		pr_warn("%s not found (%d): with init_on_alloc=1, THP and mTHP keep the allocator's clear\n",
-			CLEARPAGE_ALLOC_CLEAR_SYMBOL, alloc_clear_error);
+			alloc_clear_symbol, alloc_clear_error);
 		return;
 	}
 	clearpage_huge_funcs[1] = (struct klp_func){
-		.old_name = CLEARPAGE_ALLOC_CLEAR_SYMBOL,
+		.old_name = alloc_clear_symbol,
 		.new_func = clearpage_clear_highpages_kasan_tagged,
 	};
 #endif
@@ -423,12 +426,11 @@ int clearpage_huge_describe_paths(char *buf, int len)
 #if CLEARPAGE_HAVE_ALLOC_CLEAR
 	if (alloc_clear_error)
 		len += sysfs_emit_at(buf, len, "huge %s not found (error %d)%s\n",
-				     CLEARPAGE_ALLOC_CLEAR_SYMBOL,
-				     alloc_clear_error,
+				     alloc_clear_symbol, alloc_clear_error,
 				     alloc_zeroes ? ": THP and mTHP faults keep the allocator's clear" : "");
 	else
 		len += sysfs_emit_at(buf, len, "huge %s %s: %sallocations of 16 KiB and more zeroed by the allocator (init_on_alloc, __GFP_ZERO); fault locality: %s\n",
-				     CLEARPAGE_ALLOC_CLEAR_SYMBOL, state,
+				     alloc_clear_symbol, state,
 				     alloc_zeroes ? "THP and mTHP faults, " : "",
 				     fault_hint_registered ? "2 MiB THP" : "none");
 #endif

@@ -172,6 +172,7 @@ unsigned int clearpage_test_kernel_version(unsigned int version);
 bool clearpage_test_skip_clear(int strategy);
 bool clearpage_test_break_self_test(int strategy);
 void clearpage_test_calibration(struct clearpage_calibration *result);
+const char *clearpage_test_alloc_clear_symbol(const char *name);
 #else
 static inline int clearpage_test_init(void) { return 0; }
 static inline unsigned int clearpage_test_kernel_version(unsigned int version)
@@ -185,6 +186,10 @@ static inline bool clearpage_test_break_self_test(int strategy)
 }
 static inline void
 clearpage_test_calibration(struct clearpage_calibration *result) { }
+static inline const char *clearpage_test_alloc_clear_symbol(const char *name)
+{
+	return name;
+}
 #endif
 
 #endif /* _CLEARPAGE_H */

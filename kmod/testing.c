@@ -16,7 +16,10 @@
  *    test_calibration=1 the calibration reports figures measured on an AMD
  *    EPYC (Zen 3) instead, so the daemon's decisions can be watched;
  *  - "abi": test_kernel_version pretends to be built for another kernel
- *    series, to check that the module refuses untested kernels.
+ *    series, to check that the module refuses untested kernels;
+ *  - "initonalloc": test_alloc_clear_symbol names the allocator's clear
+ *    function to look for (7.x), to check that a kernel without it loads
+ *    with that path off and says so.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -51,6 +54,11 @@ static char *test_kernel_version = "";
 module_param(test_kernel_version, charp, 0444);
 MODULE_PARM_DESC(test_kernel_version,
 		 "pretend to be built for this kernel version (MAJOR.MINOR)");
+
+static char *test_alloc_clear_symbol = "";
+module_param(test_alloc_clear_symbol, charp, 0444);
+MODULE_PARM_DESC(test_alloc_clear_symbol,
+		 "look for the allocator's clear under this name instead (7.x)");
 
 int clearpage_test_init(void)
 {
@@ -101,4 +109,9 @@ void clearpage_test_calibration(struct clearpage_calibration *result)
 	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++)
 		if (result[strategy].hot_ns)
 			result[strategy] = epyc[strategy];
+}
+
+const char *clearpage_test_alloc_clear_symbol(const char *name)
+{
+	return *test_alloc_clear_symbol ? test_alloc_clear_symbol : name;
 }

@@ -111,3 +111,27 @@ elif [ $alloc = 1 ]; then
 		fail "insmod clearpage-test.ko testing=1"
 	fi
 fi
+
+# A 7.x kernel without the allocator's clear function (a test build told to
+# look for another name): the module loads with that path off, says so,
+# and THP stay with the allocator's own clear, every byte zero.
+if [ $alloc = 1 ] && [ -f /modules/clearpage-test.ko ]; then
+	if load_module clearpage-test "testing=1 test_alloc_clear_symbol=clearpage_no_such_function"; then
+		check "without the allocator's clear the module loads, and paths says why" \
+			grep -Eqx "huge clearpage_no_such_function not found \(error -[0-9]+\): THP and mTHP faults keep the allocator's clear" $CP/paths
+		check "nothing of it patched: the livepatch has only the huge folio clear" \
+			test "$(ls /sys/kernel/livepatch/clearpage/vmlinux | grep -c ',')" = 1
+		set_all rep_stosb
+		out=$(cptest fault --kind thp --node 0 --mb 8 --dirty --fault-at middle 2>&1)
+		check "THP over garbage, the allocator's own clear: $out" test $? -eq 0
+		check "no page went through an allocator's clear of clearpage's" \
+			test "$(stat_value 0 pages_huge_allocator)" -eq 0
+		huge=$(huge_pages 1 rep_stosb)
+		out=$(cptest fault --kind hugetlb --node 1 --mb 8 --dirty 2>&1)
+		check "hugetlb still through folio_zero_user: $out" test $? -eq 0
+		check "hugetlb pages cleared with rep_stosb" test $(( $(huge_pages 1 rep_stosb) - huge )) -ge 2048
+		check "clearpagectl unload (no allocator clear)" clearpagectl unload
+	else
+		fail "insmod clearpage-test.ko with test_alloc_clear_symbol"
+	fi
+fi
