@@ -183,8 +183,31 @@ check "but a user allocated for it (DynamicUser=, uid 61184-65519)" \
 	sh -c "awk '\$1 == \"Uid:\" { exit !(\$2 >= 61184 && \$2 <= 65519) }' /proc/$pid/status"
 check "its capabilities are exactly CAP_SYS_ADMIN and CAP_PERFMON" \
 	sh -c "grep -qx 'CapEff:.0000004000200000' /proc/$pid/status && grep -qx 'CapBnd:.0000004000200000' /proc/$pid/status"
-check "sysfs is read-only for it" \
-	sh -c "awk '\$5 == \"/sys\" { print \$6 }' /proc/$pid/mountinfo | grep -q '^ro'"
+info "its mount namespace: $(readlink /proc/$pid/ns/mnt) (ours $(readlink /proc/self/ns/mnt)); mounts: $(awk '$5 ~ /^\/(sys|usr)?$/ { print $5, $6 }' /proc/$pid/mountinfo | tr '\n' ';')"
+# What it could do to sysfs, tried as it: its uid, in its mount namespace.
+# systemd 252 also mounts /sys read-only there (ProtectKernelTunables=);
+# 257 leaves it read-write, and file permissions alone keep it out.
+uid=$(awk '$1 == "Uid:" { print $2 }' /proc/$pid/status)
+as_daemon() {
+	nsenter -t $pid -m -- setpriv --reuid=$uid --regid=$uid --clear-groups \
+		--inh-caps=-all sh -c "$1" 2>&1
+}
+runtime_writable() {
+	local out
+	out=$(as_daemon 'echo x > /run/clearpaged/e2e-probe && rm /run/clearpaged/e2e-probe') &&
+		[ -z "$out" ]
+}
+sysfs_refused() {
+	as_daemon 'echo 0 > /sys/kernel/clearpage/node0/pinned_huge' |
+		grep -Eq 'Permission denied|Read-only file system'
+}
+check "as it, its runtime directory is writable (the probe works)" runtime_writable
+check "as it, a sysfs write is refused (uid $uid, its mount namespace)" sysfs_refused
+case "$(systemctl --version | awk 'NR == 1 { print $2 }')" in
+25[0-5])
+	check "sysfs is read-only for it (systemd before 256)" \
+		sh -c "awk '\$5 == \"/sys\" { print \$6 }' /proc/$pid/mountinfo | grep -q '^ro'" ;;
+esac
 check "no writable path under /sys/kernel/clearpage in the unit" \
 	sh -c "! systemctl show -P ReadWritePaths clearpaged | grep -q /sys/kernel/clearpage"
 
