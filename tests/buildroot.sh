@@ -14,7 +14,8 @@
 #
 # --run runs COMMAND in ROOT with /proc, /sys, /dev and this checkout (its
 # source and build trees) mounted at the same paths as on the host, in the
-# same working directory.
+# same working directory (tests/e2e/lib.sh in_chroot: the mounts live in a
+# namespace of their own and vanish with the command).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/e2e/lib.sh"
@@ -23,35 +24,11 @@ packages="build-essential gcc-14 make libc6-dev kmod dkms dh-dkms debhelper
 	meson ninja-build pkg-config libnl-3-dev libnl-genl-3-dev libsystemd-dev
 	libudev-dev libgsl-dev libjson-c-dev systemd-dev lintian fakeroot"
 
-# run_in ROOT DIR COMMAND...: COMMAND in ROOT, DIR bind-mounted at its own
-# path, /proc, /sys and /dev mounted (objtool reads /proc), all in a mount
-# namespace of its own: the mounts vanish with it, and runs side by side do
-# not meet.
-run_in() {
-	local root=$1 dir=$2
-	shift 2
-	mkdir -p "$root$dir"
-	unshare --mount --propagation private sh -c '
-		root=$1 dir=$2 cwd=$3
-		shift 3
-		for m in proc sys dev; do
-			mountpoint -q "$root/$m" && umount -l "$root/$m"
-		done
-		mount -t proc proc "$root/proc" &&
-		mount -t sysfs sysfs "$root/sys" &&
-		mount --rbind /dev "$root/dev" &&
-		mount --bind "$dir" "$root$dir" || exit 1
-		exec chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-			HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
-			sh -c "cd \"\$0\" 2>/dev/null || cd /; exec \"\$@\"" "$cwd" "$@"
-	' sh "$root" "$dir" "$PWD" "$@"
-}
-
 if [ "${1:-}" = --run ]; then
 	root=$2
 	shift 2
 	top=$(cd "$here/.." && pwd)
-	run_in "$root" "$top" "$@"
+	in_chroot "$root" --bind "$top" "$@"
 	exit
 fi
 
@@ -65,7 +42,7 @@ mirror=$(archive_uri | head -n 1)
 [ -n "$mirror" ] || { echo "buildroot.sh: no Debian archive in /etc/apt" >&2; exit 1; }
 
 if [ ! -f "$root/.clearpage-buildroot" ]; then
-	rm -rf "$root"
+	remove_tree "$root"
 	mkdir -p "$(dirname "$root")"
 	echo "buildroot.sh: debootstrap trixie from $mirror into $root"
 	debootstrap --variant=minbase trixie "$root" "$mirror" >"$root.log" 2>&1 ||
@@ -88,9 +65,7 @@ installed=$(chroot "$root" dpkg-query -W -f '${Package} ${Status}\n' $wanted 2>/
 missing=$(echo $wanted | tr ' ' '\n' | sort | comm -23 - <(echo "$installed"))
 if [ -n "$missing" ]; then
 	echo "buildroot.sh: installing into $root:" $missing
-	chroot_mount "$root"
-	trap 'chroot_umount "$root"' EXIT
-	chroot "$root" env DEBIAN_FRONTEND=noninteractive sh -c "
+	in_chroot "$root" sh -c "
 		apt-get update -q &&
 		apt-get install -y -q --no-install-recommends $wanted &&
 		apt-get clean" >>"$root.log" 2>&1 ||

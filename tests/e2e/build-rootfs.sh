@@ -29,8 +29,7 @@ mirror=$(archive_uri | head -n 1)
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/clearpage-rootfs.XXXXXX")
 cleanup() {
-	chroot_umount "$root"
-	rm -rf "$root"
+	remove_tree "$root"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -52,8 +51,7 @@ else
 		"$mirror" "$suite-backports" > "$root/etc/apt/sources.list"
 fi
 # No service starts inside the chroot.
-chroot_mount "$root"
-chroot "$root" env DEBIAN_FRONTEND=noninteractive sh -c "
+in_chroot "$root" sh -c "
 	apt-get update -q &&
 	apt-get install -y -q --no-install-recommends \
 		systemd systemd-sysv udev dbus kmod procps iproute2 \
@@ -61,7 +59,6 @@ chroot "$root" env DEBIAN_FRONTEND=noninteractive sh -c "
 		linux-image-$kernel linux-headers-$kernel initramfs-tools $libs &&
 	apt-get clean" >"$tarball.log" 2>&1 ||
 	{ tail -n 30 "$tarball.log" >&2; exit 1; }
-chroot_umount "$root"
 mkdir -p "$(dirname "$tarball")"
 tar -C "$root" -czf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball"
 echo "build-rootfs.sh: $tarball ($(du -h "$tarball" | cut -f1))"

@@ -18,19 +18,46 @@ archive_uri() {
 		awk '$3 == "bookworm" { print $2 }'
 }
 
-# chroot_mount ROOT: /proc, /sys and /dev for package scripts in ROOT, and
-# no service started from them. chroot_umount ROOT undoes it (also after a
-# partial mount).
-chroot_mount() {
-	mount -t proc proc "$1/proc"
-	mount -t sysfs sysfs "$1/sys"
-	mount --bind /dev "$1/dev"
-	mount --bind /dev/pts "$1/dev/pts"
-	printf '#!/bin/sh\nexit 101\n' > "$1/usr/sbin/policy-rc.d"
-	chmod +x "$1/usr/sbin/policy-rc.d"
+# in_chroot ROOT [--bind DIR] COMMAND...: COMMAND in ROOT with /proc,
+# /sys and /dev mounted (package scripts and objtool need them), DIR (if
+# given) bind-mounted at its own path and the working directory kept, and
+# no service started by package scripts. The mounts are made in a mount
+# namespace of the command's own: they vanish with it, even when it is
+# killed, so nothing is left mounted under ROOT to be removed through, and
+# runs side by side do not meet.
+in_chroot() {
+	local root=$1 dir=
+	shift
+	if [ "${1:-}" = --bind ]; then
+		dir=$2
+		shift 2
+		mkdir -p "$root$dir"
+	fi
+	unshare --mount --propagation private sh -c '
+		root=$1 dir=$2 cwd=$3
+		shift 3
+		for m in proc sys dev; do
+			mountpoint -q "$root/$m" && umount -l "$root/$m"
+		done
+		mount -t proc proc "$root/proc" &&
+		mount -t sysfs sysfs "$root/sys" &&
+		mount --rbind /dev "$root/dev" || exit 1
+		if [ -n "$dir" ]; then
+			mount --bind "$dir" "$root$dir" || exit 1
+		fi
+		printf "#!/bin/sh\nexit 101\n" > "$root/usr/sbin/policy-rc.d"
+		chmod +x "$root/usr/sbin/policy-rc.d"
+		chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+			sh -c "cd \"\$0\" 2>/dev/null || cd /; exec \"\$@\"" "$cwd" "$@"
+		rc=$?
+		rm -f "$root/usr/sbin/policy-rc.d"
+		exit $rc
+	' sh "$root" "$dir" "$PWD" "$@"
 }
-chroot_umount() {
-	local m
-	rm -f "$1/usr/sbin/policy-rc.d"
-	for m in dev/pts dev proc sys; do umount "$1/$m" 2>/dev/null || true; done
+
+# remove_tree DIR...: rm -rf that never crosses into another file system
+# (a mount left under a root by a killed run, /dev included).
+remove_tree() {
+	rm -rf --one-file-system "$@"
 }

@@ -48,8 +48,7 @@ base=$cache/rootfs-$suite-$kernel.tar.gz
 work=$(mktemp -d "${TMPDIR:-/tmp}/clearpage-e2e.XXXXXX")
 root=$work/root
 cleanup() {
-	chroot_umount "$root"
-	rm -rf "$work"
+	remove_tree "$work"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -62,8 +61,7 @@ log=${log:-$work/console.log}
 # for the kernel whose headers are installed.
 mkdir -p "$root/tmp/debs"
 cp "$debs"/clearpaged_*.deb "$debs"/clearpage-dkms_*.deb "$debs"/clearpage-bench_*.deb "$root/tmp/debs/"
-chroot_mount "$root"
-if ! chroot "$root" env DEBIAN_FRONTEND=noninteractive sh -c \
+if ! in_chroot "$root" sh -c \
 	'apt-get install -y -q --no-install-recommends /tmp/debs/*.deb' >"$work/apt.log" 2>&1; then
 	tail -n 40 "$work/apt.log" >&2
 	echo "run-e2e.sh: installing the packages failed" >&2
@@ -71,7 +69,6 @@ if ! chroot "$root" env DEBIAN_FRONTEND=noninteractive sh -c \
 fi
 grep -E "Building|DKMS|dkms|Error" "$work/apt.log" | head -n 20 || true
 rm -rf "$root/tmp/debs"
-chroot_umount "$root"
 
 # The test as a service that runs once the system is up.
 mkdir -p "$root/usr/local/lib/clearpage-e2e"
