@@ -88,24 +88,36 @@ image_of() {
 		awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
 }
 
-# unpack_headers VERSION: VERSION's headers and kbuild, downloaded with apt
-# and unpacked into $cache/kernels/VERSION/ (their packages depend on the
-# kernel image, which must not be installed), the build tree's absolute
-# reference to its common half made relative to the cache.
+# unpack_headers VERSION [ROOT]: VERSION's headers and kbuild, downloaded
+# with apt (in ROOT if given) and unpacked into $cache/kernels/VERSION/, or
+# ROOT/opt/kernels/VERSION/ (their packages depend on the kernel image,
+# which must not be installed); the build tree's absolute reference to its
+# common half made to point there, as seen from where it builds.
 unpack_headers() {
-	local version=$1 dest=$cache/kernels/$1 tmp deb
-	[ -f "$dest/usr/src/linux-headers-$version/Makefile" ] && return 0
-	tmp=$(mktemp -d)
-	(cd "$tmp" && apt-get download -q "linux-headers-$version" \
-		"linux-headers-${version%-amd64}-common" "linux-kbuild-${version%-amd64}")
-	rm -rf "$dest" && mkdir -p "$dest"
+	local version=$1 root=${2:-} seen tmp deb
+	if [ -n "$root" ]; then
+		seen=/opt/kernels/$version
+	else
+		seen=$cache/kernels/$version
+	fi
+	[ -f "$root$seen/usr/src/linux-headers-$version/Makefile" ] && return 0
+	tmp=$(mktemp -d "$root/tmp/clearpage-headers.XXXXXX")
+	chmod 755 "$tmp"
+	set -- "linux-headers-$version" "linux-headers-${version%-amd64}-common" \
+		"linux-kbuild-${version%-amd64}"
+	if [ -n "$root" ]; then
+		chroot "$root" sh -c "cd '${tmp#"$root"}' && apt-get download -q $*"
+	else
+		(cd "$tmp" && apt-get download -q "$@")
+	fi
+	rm -rf "$root$seen" && mkdir -p "$root$seen"
 	for deb in "$tmp"/*.deb; do
-		dpkg-deb -x "$deb" "$dest"
+		dpkg-deb -x "$deb" "$root$seen"
 	done
 	rm -rf "$tmp"
-	sed -i "s|^include /usr/src/|include $dest/usr/src/|" \
-		"$dest/usr/src/linux-headers-$version/Makefile"
-	echo "install-deps.sh: $dest/usr/src/linux-headers-$version (not installed)"
+	sed -i "s|^include /usr/src/|include $seen/usr/src/|" \
+		"$root$seen/usr/src/linux-headers-$version/Makefile"
+	echo "install-deps.sh: $root$seen/usr/src/linux-headers-$version (not installed)"
 }
 
 image_61=$(image_of)
@@ -134,6 +146,14 @@ linux-image-7.3*) ;;
 esac
 "$(dirname "$0")/buildroot.sh" "$root" "${image_73#linux-image-}"
 unpack_image "$image_73" "$root"
+# Debian 13's own 6.12, built for (module and DKMS) but not booted: the
+# bookworm-backports 6.12 stands for the series in the VM suites.
+headers_612=$(chroot "$root" apt-cache -t trixie depends linux-headers-amd64 |
+	awk '/Depends: linux-headers-6\.12/ { print $2; exit }')
+case "$headers_612" in
+linux-headers-6.12*) unpack_headers "${headers_612#linux-headers-}" "$root" ;;
+*) echo "install-deps.sh: trixie offers no 6.12 headers" >&2; exit 1 ;;
+esac
 
 # promtool, to check clearpaged's metrics: only the binary, extracted from
 # Debian's prometheus package rather than installing (and starting) the

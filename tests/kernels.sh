@@ -9,6 +9,8 @@
 #                 7.3   trixie-backports' headers in the Debian 13 build root
 #                       $CLEARPAGE_CACHE/buildroot-trixie (tests/buildroot.sh),
 #                       whose toolchain they need
+#   build only:   Debian 13's own 6.12, its headers unpacked into the build
+#                 root's /opt/kernels/V/ (kernel_build_only)
 # The series tested, oldest first.
 CLEARPAGE_SERIES="6.1 6.12 7.3"
 clearpage_cache=${CLEARPAGE_CACHE:-/var/cache/clearpage-tests}
@@ -28,6 +30,8 @@ kernel_tree() {
 		echo "/ $clearpage_cache/kernels/$1/usr/src/linux-headers-$1"
 	elif [ -f "$clearpage_buildroot/usr/src/linux-headers-$1/Makefile" ]; then
 		echo "$clearpage_buildroot /usr/src/linux-headers-$1"
+	elif [ -f "$clearpage_buildroot/opt/kernels/$1/usr/src/linux-headers-$1/Makefile" ]; then
+		echo "$clearpage_buildroot /opt/kernels/$1/usr/src/linux-headers-$1"
 	else
 		return 1
 	fi
@@ -80,4 +84,14 @@ kernel_of_series() {
 		"$series".*) echo "$version"; return ;;
 		esac
 	done
+}
+
+# kernel_build_only: the kernels the module is built for (and DKMS builds)
+# but no VM boots: those unpacked into the build root's /opt/kernels/.
+kernel_build_only() {
+	local dir
+	for dir in "$clearpage_buildroot"/opt/kernels/*/; do
+		[ -d "$dir" ] && basename "$dir"
+	done | tr '\n' ' '
+	echo
 }
