@@ -190,10 +190,16 @@ source_tree() {
 }
 # unit_packaged DIR UNIT_DIR: clearpaged's deb in DIR has its unit in
 # UNIT_DIR and the maintainer scripts debhelper adds for it.
+# (Whole outputs first: grep -q would end the pipe early, and pipefail
+# count dpkg's broken pipe as a failure.)
 unit_packaged() {
-	dpkg -c "$1"/clearpaged_*_amd64.deb | grep -q " .$2/clearpaged.service\$" &&
-		dpkg-deb -I "$1"/clearpaged_*_amd64.deb postinst | grep -q deb-systemd-helper &&
-		dpkg-deb -I "$1"/clearpaged_*_amd64.deb prerm | grep -q deb-systemd-invoke
+	local list postinst prerm
+	list=$(dpkg -c "$1"/clearpaged_*_amd64.deb) &&
+		postinst=$(dpkg-deb -I "$1"/clearpaged_*_amd64.deb postinst) &&
+		prerm=$(dpkg-deb -I "$1"/clearpaged_*_amd64.deb prerm) || return 1
+	grep -q " \.$2/clearpaged.service\$" <<<"$list" &&
+		grep -q deb-systemd-helper <<<"$postinst" &&
+		grep -q deb-systemd-invoke <<<"$prerm"
 }
 source_tree "$pkgdir"
 pkg_check "dpkg-buildpackage -us -uc -b" sh -c "cd '$pkgdir/clearpage' && dpkg-buildpackage -us -uc -b"
