@@ -410,6 +410,22 @@ bool clearpage_huge_enabled(void)
 }
 
 /*
+ * On 7.x booted with init_on_alloc=1, where THP and mTHP are zeroed by the
+ * allocator: the allocator's clear function that could not be found, and
+ * its error; NULL otherwise.
+ */
+const char *clearpage_huge_alloc_missing(int *error)
+{
+#if CLEARPAGE_HAVE_ALLOC_CLEAR
+	if (alloc_clear_error && want_init_on_alloc(0)) {
+		*error = alloc_clear_error;
+		return alloc_clear_symbol;
+	}
+#endif
+	return NULL;
+}
+
+/*
  * The `paths` lines of the huge backend at @len of @buf: what each patched
  * function covers on the running kernel, and whether it is patched.
  */

@@ -205,7 +205,8 @@ void clearpage_backends_exit(void)
 /* The `backends` file: "huge ..." then "4k ...". */
 int clearpage_backends_describe(char *buf)
 {
-	int len = 0;
+	int len = 0, alloc_error = 0;
+	const char *missing = clearpage_huge_alloc_missing(&alloc_error);
 
 	mutex_lock(&clearpage_lock);
 	if (clearpage_huge_error())
@@ -225,6 +226,10 @@ int clearpage_backends_describe(char *buf)
 	else if (!clearpage_any_node_intercepted(CLEARPAGE_BACKEND_HUGE))
 		len += sysfs_emit_at(buf, len,
 				     "huge inactive: no strategy other than kernel selected\n");
+	else if (missing)
+		len += sysfs_emit_at(buf, len,
+				     "huge active: not for THP and mTHP, which the allocator clears (%s not found, error %d)\n",
+				     missing, alloc_error);
 	else
 		len += sysfs_emit_at(buf, len, "huge active\n");
 

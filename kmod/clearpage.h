@@ -112,6 +112,7 @@ void clearpage_huge_exit(void);
 int clearpage_huge_error(void);
 bool clearpage_huge_enabled(void);
 int clearpage_huge_describe_paths(char *buf, int len);
+const char *clearpage_huge_alloc_missing(int *error);
 
 /* backend_4k.c: the kretprobe of the 4 KiB fault allocation */
 int clearpage_4k_arm(void);

@@ -119,9 +119,11 @@ if [ $alloc = 1 ] && [ -f /modules/clearpage-test.ko ]; then
 	if load_module clearpage-test "testing=1 test_alloc_clear_symbol=clearpage_no_such_function"; then
 		check "without the allocator's clear the module loads, and paths says why" \
 			grep -Eqx "huge clearpage_no_such_function not found \(error -[0-9]+\): THP and mTHP faults keep the allocator's clear" $CP/paths
+		set_all rep_stosb
+		check "and backends says the huge backend leaves THP and mTHP to the allocator" \
+			grep -Eqx "huge active: not for THP and mTHP, which the allocator clears \(clearpage_no_such_function not found, error -[0-9]+\)" $CP/backends
 		check "nothing of it patched: the livepatch has only the huge folio clear" \
 			test "$(ls /sys/kernel/livepatch/clearpage/vmlinux | grep -c ',')" = 1
-		set_all rep_stosb
 		out=$(cptest fault --kind thp --node 0 --mb 8 --dirty --fault-at middle 2>&1)
 		check "THP over garbage, the allocator's own clear: $out" test $? -eq 0
 		check "no page went through an allocator's clear of clearpage's" \
