@@ -51,6 +51,18 @@ apt-get install -y -q --no-install-recommends \
 cache=${CLEARPAGE_CACHE:-/var/cache/clearpage-tests}
 mkdir -p "$cache/kernels"
 
+# in_apt ROOT COMMAND...: an apt command on this machine (ROOT empty) or in
+# the build root ROOT, in the current directory given as seen from here.
+in_apt() {
+	local root=$1
+	shift
+	if [ -n "$root" ]; then
+		chroot "$root" sh -c 'cd "$0" && exec "$@"' "${PWD#"$root"}" "$@"
+	else
+		"$@"
+	fi
+}
+
 # unpack_image PACKAGE [CHROOT]: the kernel image of PACKAGE, downloaded with
 # apt (in CHROOT if given) and unpacked into $cache/kernels; not installed.
 unpack_image() {
@@ -62,11 +74,7 @@ unpack_image() {
 	# on: -unsigned (6.x without signing), linux-binary-VERSION (7.x).
 	for package in "$package" "$package-unsigned" "linux-binary-$version"; do
 		rm -f "$tmp"/*.deb
-		if [ -n "$root" ]; then
-			chroot "$root" sh -c "cd '${tmp#"$root"}' && apt-get download -q '$package'" || continue
-		else
-			(cd "$tmp" && apt-get download -q "$package") || continue
-		fi
+		(cd "$tmp" && in_apt "$root" apt-get download -q "$package") || continue
 		# /boot/vmlinuz-VERSION (6.x), /usr/lib/modules/VERSION/vmlinuz (7.x)
 		dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -C "$tmp" -xf - \
 			--wildcards ./boot/vmlinuz-\* ./usr/lib/modules/\*/vmlinuz 2>/dev/null || true
@@ -82,9 +90,12 @@ unpack_image() {
 	echo "install-deps.sh: $cache/kernels/vmlinuz-$version (not installed in /boot)"
 }
 
-# image_of [APT_ARGS...]: the versioned image the amd64 metapackage names.
+# image_of ROOT [APT_ARGS...]: the versioned image the amd64 metapackage
+# names, on this machine (ROOT empty) or in the build root ROOT.
 image_of() {
-	apt-cache "$@" depends linux-image-amd64 |
+	local root=$1
+	shift
+	in_apt "$root" apt-cache "$@" depends linux-image-amd64 |
 		awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
 }
 
@@ -105,11 +116,7 @@ unpack_headers() {
 	chmod 755 "$tmp"
 	set -- "linux-headers-$version" "linux-headers-${version%-amd64}-common" \
 		"linux-kbuild-${version%-amd64}"
-	if [ -n "$root" ]; then
-		chroot "$root" sh -c "cd '${tmp#"$root"}' && apt-get download -q $*"
-	else
-		(cd "$tmp" && apt-get download -q "$@")
-	fi
+	(cd "$tmp" && in_apt "$root" apt-get download -q "$@")
 	rm -rf "$root$seen" && mkdir -p "$root$seen"
 	for deb in "$tmp"/*.deb; do
 		dpkg-deb -x "$deb" "$root$seen"
@@ -120,9 +127,9 @@ unpack_headers() {
 	echo "install-deps.sh: $root$seen/usr/src/linux-headers-$version (not installed)"
 }
 
-image_61=$(image_of)
+image_61=$(image_of "")
 # Backports' metapackage names the current 6.12 image.
-image_612=$(image_of -t bookworm-backports)
+image_612=$(image_of "" -t bookworm-backports)
 case "$image_612" in
 linux-image-6.12*) ;;
 *) echo "install-deps.sh: bookworm-backports offers no 6.12 kernel image" >&2; exit 1 ;;
@@ -133,12 +140,10 @@ unpack_image "$image_612"
 
 # Debian 13's backports kernel: headers in the build root, image unpacked.
 root=$cache/buildroot-trixie
-image_73=$(chroot "$root" apt-cache -t trixie-backports depends linux-image-amd64 2>/dev/null |
-	awk '/Depends: linux-image-7\.3/ { print $2; exit }') || true
-if [ ! -f "$root/.clearpage-buildroot" ] || [ -z "$image_73" ]; then
+image_73=$(image_of "$root" -t trixie-backports 2>/dev/null) || true
+if [ -z "$image_73" ]; then
 	"$(dirname "$0")/buildroot.sh" "$root"
-	image_73=$(chroot "$root" apt-cache -t trixie-backports depends linux-image-amd64 |
-		awk '/Depends: linux-image-7\.3/ { print $2; exit }')
+	image_73=$(image_of "$root" -t trixie-backports)
 fi
 case "$image_73" in
 linux-image-7.3*) ;;
@@ -148,7 +153,7 @@ esac
 unpack_image "$image_73" "$root"
 # Debian 13's own 6.12, built for (module and DKMS) but not booted: the
 # bookworm-backports 6.12 stands for the series in the VM suites.
-headers_612=$(chroot "$root" apt-cache -t trixie depends linux-headers-amd64 |
+headers_612=$(in_apt "$root" apt-cache -t trixie depends linux-headers-amd64 |
 	awk '/Depends: linux-headers-6\.12/ { print $2; exit }')
 case "$headers_612" in
 linux-headers-6.12*) unpack_headers "${headers_612#linux-headers-}" "$root" ;;

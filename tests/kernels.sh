@@ -57,6 +57,15 @@ kernel_make() {
 	in_root "$root" make -C "$dir" "$@"
 }
 
+# kernel_module VERSION OUTPUT_DIR [test]: clearpage.ko (or its test build)
+# for VERSION, built where its build tree is (kmod/build.sh).
+kernel_module() {
+	local root dir
+	read -r root dir < <(kernel_tree "$1") || return 1
+	in_root "$root" "$clearpage_tests/../kmod/build.sh" \
+		"$(cd "$clearpage_tests/.." && pwd)" "$2" "$dir" ${3:-}
+}
+
 # kernel_versions: for each series, the newest version with an image and a
 # build tree, or $CLEARPAGE_TEST_KERNELS.
 kernel_versions() {

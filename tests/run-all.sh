@@ -33,14 +33,6 @@ if [ $# -lt 3 ] && [ -z "${CLEARPAGE_TEST_KERNELS:-}" ]; then
 	exit 1
 fi
 
-# kbuild KERNEL OUTPUT_DIR [test]: clearpage.ko for KERNEL, built where its
-# build tree is (this machine or the Debian 13 build root).
-kbuild() {
-	local root dir
-	read -r root dir < <(kernel_tree "$1") || return 1
-	in_root "$root" "$top/kmod/build.sh" "$top" "$2" "$dir" ${3:-}
-}
-
 logs=$build/vm-logs
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -75,7 +67,7 @@ for kernel in $kernels; do
 	# The test build: a negative control that skips clears for one
 	# process, and the calibration of a real CPU for the daemon to act on.
 	test_dir=$build/kmod-test-$kernel
-	if ! kbuild "$kernel" "$module_dir" || ! kbuild "$kernel" "$test_dir" test; then
+	if ! kernel_module "$kernel" "$module_dir" || ! kernel_module "$kernel" "$test_dir" test; then
 		echo "FAILED: building clearpage.ko (and its test build) for $kernel"
 		failed=$((failed + 1))
 		continue
@@ -125,8 +117,8 @@ version=$(sed -n "s/^ *version: *'\([^']*\)'.*/\1/p" "$top/meson.build" | head -
 build_only=""
 [ -n "${CLEARPAGE_TEST_KERNELS:-}" ] || build_only=$(kernel_build_only)
 for kernel in $build_only; do
-	if kbuild "$kernel" "$build/kmod-$kernel" >>"$dkms_log" 2>&1 &&
-	   kbuild "$kernel" "$build/kmod-test-$kernel" test >>"$dkms_log" 2>&1; then
+	if kernel_module "$kernel" "$build/kmod-$kernel" >>"$dkms_log" 2>&1 &&
+	   kernel_module "$kernel" "$build/kmod-test-$kernel" test >>"$dkms_log" 2>&1; then
 		echo "PASS: clearpage.ko and its test build build without warnings for $kernel (not booted)" | tee -a "$dkms_log"
 		dkms_passed=$((dkms_passed + 1))
 	else

@@ -23,8 +23,7 @@ fi
 cd "$top"
 [ -d build ] || meson setup build >/dev/null
 meson compile -C build >/dev/null
-read -r root dir < <(kernel_tree "$kernel")
-in_root "$root" "$top/kmod/build.sh" "$top" "$top/build/kmod-$kernel" "$dir"
+kernel_module "$kernel" "$top/build/kmod-$kernel"
 mkdir -p build/vm-logs
 exec "$top/tests/vm/run-vm.sh" --kernel "$kernel" --suite smoke \
 	--module "build/kmod-$kernel/clearpage.ko" --cptest build/tests/cptest \
