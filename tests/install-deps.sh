@@ -57,7 +57,12 @@ in_apt() {
 	local root=$1
 	shift
 	if [ -n "$root" ]; then
-		chroot "$root" sh -c 'cd "$0" && exec "$@"' "${PWD#"$root"}" "$@"
+		# In the root's own tree (a download folder), there; elsewhere
+		# (this checkout, wherever it was cloned), at the root's top.
+		case "$PWD/" in
+		"$root"/*) chroot "$root" sh -c 'cd "$0" && exec "$@"' "${PWD#"$root"}" "$@" ;;
+		*) chroot "$root" "$@" ;;
+		esac
 	else
 		"$@"
 	fi
