@@ -40,9 +40,11 @@ SRC
 fi
 
 apt-get update -q
+# pahole: Kbuild generates module BTF against the vmlinux that 6.12's
+# headers ship.
 apt-get install -y -q --no-install-recommends \
 	build-essential meson ninja-build pkg-config clang libclang-rt-14-dev \
-	qemu-system-x86 busybox-static cpio gzip kmod dkms \
+	qemu-system-x86 busybox-static cpio gzip kmod dkms pahole \
 	libnl-3-dev libnl-genl-3-dev libsystemd-dev libudev-dev \
 	libgsl-dev libjson-c-dev gnuplot-nox python3 \
 	debhelper dh-dkms lintian debootstrap e2fsprogs git \
