@@ -40,6 +40,7 @@
 #include <linux/livepatch.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sysfs.h>
 
 #include "clearpage.h"
@@ -138,6 +139,53 @@ static void clear_huge_ranges(struct clearpage_node *node, int strategy,
 			       clear_range, &r);
 }
 
+/* A trial folio: the candidate's ranges, every one timed. */
+struct trial {
+	struct page *page;
+	bool resched;			/* a cond_resched() between ranges */
+	u64 ns;
+};
+
+static void clear_trial_range(void *arg, int routine, unsigned long first,
+			      unsigned long n)
+{
+	struct trial *t = arg;
+	u64 start;
+
+	if (t->resched)
+		cond_resched();
+	start = local_clock();
+	clearpage_run_range(routine, page_address(nth_page(t->page, first)),
+			    n << PAGE_SHIFT);
+	t->ns += local_clock() - start;
+}
+
+/*
+ * Clear the folio with candidate @strategy as the backend would run it,
+ * timed, as a trial folio; @fault < 0: in address order (the allocator's
+ * clear without a fault hint).
+ */
+static void clear_huge_trial(struct clearpage_node *node, int strategy,
+			     struct page *page, long fault,
+			     unsigned int nr_pages, bool resched)
+{
+	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
+	struct trial t = { page, resched, 0 };
+	unsigned int first, n;
+
+	if (fault >= 0) {
+		clearpage_folio_ranges(strategy, fault, nr_pages, chunk,
+				       clear_trial_range, &t);
+	} else {
+		for (first = 0; first < nr_pages; first += n) {
+			n = min(chunk, nr_pages - first);
+			clear_trial_range(&t, strategy, first, n);
+		}
+	}
+	clearpage_count_trial(node, CLEARPAGE_BACKEND_HUGE, strategy, nr_pages,
+			      t.ns);
+}
+
 static void clear_huge(struct page *page, unsigned long addr_hint,
 		       unsigned int nr_pages)
 {
@@ -148,6 +196,7 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 	unsigned int fault = min_t(unsigned long,
 				   (addr_hint - addr) >> PAGE_SHIFT,
 				   nr_pages - 1);
+	int way;
 
 	if (node && strategy != CLEARPAGE_STRATEGY_KERNEL &&
 	    !folio_test_hugetlb(page_folio(page)) && allocator_zeroes_pages()) {
@@ -156,13 +205,26 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 	}
 
 	might_sleep();
-	if (!node || strategy == CLEARPAGE_STRATEGY_KERNEL) {
+	if (!node) {
 		clear_huge_kernel(node, page, fault, nr_pages, false);
 		return;
 	}
-	/* The live baseline: one folio in 2^reference_shift, as the kernel. */
-	if (clearpage_reference_folio(strategy, page_to_pfn(page), nr_pages)) {
+	/*
+	 * The live baseline and the trials: one folio position in
+	 * 2^reference_shift as the kernel, one in 2^trial_shift per candidate.
+	 */
+	way = clearpage_measured_way(node, CLEARPAGE_BACKEND_HUGE, strategy,
+				     page_to_pfn(page), nr_pages);
+	if (way == CLEARPAGE_STRATEGY_KERNEL) {
 		clear_huge_kernel(node, page, fault, nr_pages, true);
+		return;
+	}
+	if (way > 0) {
+		clear_huge_trial(node, way, page, fault, nr_pages, true);
+		return;
+	}
+	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
+		clear_huge_kernel(node, page, fault, nr_pages, false);
 		return;
 	}
 	clear_huge_ranges(node, strategy, page, fault, nr_pages);
@@ -252,8 +314,9 @@ static void clear_range_atomic(void *arg, int routine, unsigned long first,
 /*
  * A folio the allocator zeroes, on a managed node: "kernel" as the
  * allocator does (one clear_pages() over the folio, address order),
- * counted; a reference folio the same, timed; any other strategy as ranges,
- * with the faulting subpage last when it is known.
+ * counted; a reference folio the same, timed; a trial folio as its
+ * candidate, timed; any other strategy as ranges, with the faulting subpage
+ * last when it is known.
  */
 static void clear_allocated(struct clearpage_node *node, struct page *page,
 			    unsigned int nr_pages)
@@ -263,13 +326,20 @@ static void clear_allocated(struct clearpage_node *node, struct page *page,
 	struct ranges r = { node, strategy, page };
 	unsigned int first, n;
 	long fault;
+	int way = clearpage_measured_way(node, CLEARPAGE_BACKEND_HUGE, strategy,
+					 page_to_pfn(page), nr_pages);
 
-	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
-		clear_range_atomic(&r, strategy, 0, nr_pages);
+	if (way == CLEARPAGE_STRATEGY_KERNEL) {
+		clearpage_clear_reference_range(node, page, nr_pages);
 		return;
 	}
-	if (clearpage_reference_folio(strategy, page_to_pfn(page), nr_pages)) {
-		clearpage_clear_reference_range(node, page, nr_pages);
+	if (way > 0) {
+		clear_huge_trial(node, way, page, fault_hint_take(nr_pages),
+				 nr_pages, false);
+		return;
+	}
+	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
+		clear_range_atomic(&r, strategy, 0, nr_pages);
 		return;
 	}
 	fault = fault_hint_take(nr_pages);

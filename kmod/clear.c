@@ -55,6 +55,7 @@ int clearpage_node_strategy(struct clearpage_node *node, int backend)
 		      CLEARPAGE_STRATEGY_KERNEL;
 }
 
+/* Whether any node's @backend runs a strategy but kernel, or trials. */
 bool clearpage_any_node_intercepted(int backend)
 {
 	struct clearpage_node *node;
@@ -62,7 +63,8 @@ bool clearpage_any_node_intercepted(int backend)
 
 	for_each_clearpage_node(node, nid)
 		if (READ_ONCE(node->choice[backend].strategy) !=
-		    CLEARPAGE_STRATEGY_KERNEL)
+		    CLEARPAGE_STRATEGY_KERNEL ||
+		    READ_ONCE(node->choice[backend].trials))
 			return true;
 	return false;
 }
@@ -121,21 +123,45 @@ static unsigned int clearpage_latency_bucket(u64 ns)
  * otherwise look cold to the reference clear whatever the workload does.
  * Huge folios are reference folios as a whole (one folio in
  * 2^reference_shift of its size, by physical position), cleared with the
- * kernel's own walk, one timed subpage at a time.
+ * kernel's own clear and timed.
+ *
+ * Trial frames: the same for each candidate strategy the backend's trials
+ * name (clearpaged sets them), whatever the backend runs, kernel included.
+ * Candidate s owns the frames (folio positions) whose number is s modulo
+ * 2^trial_shift: fixed frames again, so that each stays in the state its own
+ * strategy keeps it in, and disjoint from the reference frames and from
+ * each other (trial_shift >= 3; a frame that is both is a reference frame).
  */
-bool clearpage_reference_folio(int strategy, unsigned long pfn,
-			       unsigned int nr_pages)
+int clearpage_measured_way(struct clearpage_node *node, int backend,
+			   int strategy, unsigned long pfn,
+			   unsigned int nr_pages)
 {
 	unsigned int shift = READ_ONCE(clearpage_reference_shift);
+	unsigned long index = pfn / nr_pages;
+	unsigned int trials;
+	unsigned long candidate;
 
-	if (!shift || strategy == CLEARPAGE_STRATEGY_KERNEL)
-		return false;
-	return !((pfn / nr_pages) & ((1UL << shift) - 1));
+	if (shift && strategy != CLEARPAGE_STRATEGY_KERNEL &&
+	    !(index & ((1UL << shift) - 1)))
+		return CLEARPAGE_STRATEGY_KERNEL;
+	trials = READ_ONCE(node->choice[backend].trials);
+	shift = READ_ONCE(clearpage_trial_shift);
+	if (!trials || !shift)
+		return -1;
+	candidate = index & ((1UL << shift) - 1);
+	if (candidate == CLEARPAGE_STRATEGY_KERNEL ||
+	    candidate >= CLEARPAGE_STRATEGY_COUNT || candidate == strategy ||
+	    !(trials & (1U << candidate)))
+		return -1;
+	return candidate;
 }
 
-static bool clearpage_reference_frame(int strategy, struct page *page)
+void clearpage_count_trial(struct clearpage_node *node, int backend,
+			   int strategy, unsigned int nr_pages, u64 ns)
 {
-	return clearpage_reference_folio(strategy, page_to_pfn(page), 1);
+	ns = clearpage_test_cost(strategy, nr_pages, ns);
+	this_cpu_add(node->stats->trial_pages[backend][strategy], nr_pages);
+	this_cpu_add(node->stats->trial_ns[backend][strategy], ns);
 }
 
 static void clearpage_account(struct clearpage_node *node, int strategy,
@@ -146,8 +172,10 @@ static void clearpage_account(struct clearpage_node *node, int strategy,
 	if (backend == CLEARPAGE_BACKEND_HUGE)
 		this_cpu_inc(node->stats->ranges_huge[strategy]);
 	if (sample) {
-		unsigned int bucket = clearpage_latency_bucket(div_u64(ns,
-								       nr_pages));
+		unsigned int bucket;
+
+		ns = clearpage_test_cost(strategy, nr_pages, ns);
+		bucket = clearpage_latency_bucket(div_u64(ns, nr_pages));
 
 		this_cpu_add(node->stats->samples[backend][strategy], nr_pages);
 		this_cpu_add(node->stats->sample_ns[backend][strategy], ns);
@@ -165,14 +193,26 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 	void *kaddr;
 	bool sample;
 	u64 start = 0, ns = 0;
+	int way;
 
 	if (!node) {
 		clear_highpage(page);
 		return;
 	}
 
-	if (clearpage_reference_frame(strategy, page)) {
+	way = clearpage_measured_way(node, backend, strategy,
+				     page_to_pfn(page), 1);
+	if (way == CLEARPAGE_STRATEGY_KERNEL) {
 		clearpage_clear_reference_page(node, page, backend);
+		return;
+	}
+	if (way > 0) {
+		kaddr = kmap_local_page(page);
+		start = local_clock();
+		clearpage_run(way, kaddr);
+		ns = local_clock() - start;
+		kunmap_local(kaddr);
+		clearpage_count_trial(node, backend, way, 1, ns);
 		return;
 	}
 	sample = clearpage_sample_now(1);
@@ -194,7 +234,8 @@ void clearpage_clear_reference_page(struct clearpage_node *node,
 	u64 start = local_clock(), ns;
 
 	clearpage_run(CLEARPAGE_STRATEGY_KERNEL, kaddr);
-	ns = local_clock() - start;
+	ns = clearpage_test_cost(CLEARPAGE_STRATEGY_KERNEL, 1,
+				 local_clock() - start);
 	kunmap_local(kaddr);
 	this_cpu_inc(node->stats->reference_pages[backend]);
 	this_cpu_add(node->stats->reference_sample_ns[backend], ns);
@@ -212,7 +253,8 @@ void clearpage_clear_reference_range(struct clearpage_node *node,
 
 	clearpage_run_range(CLEARPAGE_STRATEGY_KERNEL, page_address(page),
 			    (unsigned long)nr_pages << PAGE_SHIFT);
-	ns = local_clock() - start;
+	ns = clearpage_test_cost(CLEARPAGE_STRATEGY_KERNEL, nr_pages,
+				 local_clock() - start);
 	this_cpu_add(node->stats->reference_pages[CLEARPAGE_BACKEND_HUGE],
 		     nr_pages);
 	this_cpu_add(node->stats->reference_sample_ns[CLEARPAGE_BACKEND_HUGE],

@@ -32,6 +32,9 @@ struct clearpage_node_stats {
 	/* Reference frames cleared with the kernel's routine, all timed. */
 	u64 reference_pages[CLEARPAGE_BACKEND_COUNT];
 	u64 reference_sample_ns[CLEARPAGE_BACKEND_COUNT];
+	/* Trial frames cleared with each candidate strategy, all timed. */
+	u64 trial_pages[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
+	u64 trial_ns[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
 	u64 latency[CLEARPAGE_LATENCY_BUCKETS];
 };
 
@@ -44,6 +47,11 @@ struct clearpage_calibration {
 struct clearpage_choice {
 	/* Read locklessly by the clearing paths; written under clearpage_lock. */
 	int strategy;
+	/*
+	 * Candidates timed on trial frames (a bit per strategy, never
+	 * kernel's): read locklessly, written under clearpage_lock.
+	 */
+	unsigned int trials;
 	bool pinned;
 	enum clearpage_source last_source;
 	u64 last_change_ns;
@@ -84,6 +92,10 @@ int clearpage_node_set_strategy(struct clearpage_node *node, int backend,
 				int strategy, enum clearpage_source source);
 int clearpage_node_set_pinned(struct clearpage_node *node, int backend,
 			      bool pinned, enum clearpage_source source);
+int clearpage_node_set_trials(struct clearpage_node *node, int backend,
+			      unsigned int trials);
+/* 0, or why @trials cannot be a backend's candidates (-EINVAL, -EOPNOTSUPP). */
+int clearpage_trials_check(unsigned int trials);
 int clearpage_node_calibrate(struct clearpage_node *node);
 void clearpage_node_stats_sum(struct clearpage_node *node,
 			      struct clearpage_node_stats *sum);
@@ -141,9 +153,17 @@ void clearpage_clear_reference_page(struct clearpage_node *node,
 				    struct page *page, int backend);
 void clearpage_clear_reference_range(struct clearpage_node *node,
 				     struct page *page, unsigned int nr_pages);
-/* Whether the folio at @pfn of @nr_pages is a reference folio. */
-bool clearpage_reference_folio(int strategy, unsigned long pfn,
-			       unsigned int nr_pages);
+/*
+ * The strategy measured on the folio at @pfn of @nr_pages (a frame: 1) of
+ * @node's @backend running @strategy: kernel for a reference folio, a
+ * candidate for a trial folio; -1 for any other.
+ */
+int clearpage_measured_way(struct clearpage_node *node, int backend,
+			   int strategy, unsigned long pfn,
+			   unsigned int nr_pages);
+/* Account a trial of @strategy: @nr_pages cleared in @ns, all timed. */
+void clearpage_count_trial(struct clearpage_node *node, int backend,
+			   int strategy, unsigned int nr_pages, u64 ns);
 void clearpage_count_prezeroed(struct clearpage_node *node,
 			       unsigned int nr_pages);
 void clearpage_count_allocator(struct clearpage_node *node,
@@ -160,10 +180,12 @@ extern const char *const clearpage_strategy_names[CLEARPAGE_STRATEGY_COUNT];
 extern const char *const clearpage_backend_names[CLEARPAGE_BACKEND_COUNT];
 extern unsigned int clearpage_sample_shift;
 extern unsigned int clearpage_reference_shift;
+extern unsigned int clearpage_trial_shift;
 extern unsigned int clearpage_huge_chunk_pages;
 bool clearpage_strategy_usable(int strategy);
 void clearpage_strategy_refuse(int strategy);
 int clearpage_strategy_parse(const char *buf, size_t count);
+long clearpage_trials_parse(const char *buf, size_t count);
 const char *clearpage_source_name(enum clearpage_source source);
 
 /* testing.c: compiled into test builds only (kmod/build.sh ... test). */
@@ -174,6 +196,7 @@ bool clearpage_test_skip_clear(int strategy);
 bool clearpage_test_break_self_test(int strategy);
 void clearpage_test_calibration(struct clearpage_calibration *result);
 const char *clearpage_test_alloc_clear_symbol(const char *name);
+u64 clearpage_test_cost(int strategy, unsigned int nr_pages, u64 ns);
 #else
 static inline int clearpage_test_init(void) { return 0; }
 static inline unsigned int clearpage_test_kernel_version(unsigned int version)
@@ -190,6 +213,11 @@ clearpage_test_calibration(struct clearpage_calibration *result) { }
 static inline const char *clearpage_test_alloc_clear_symbol(const char *name)
 {
 	return name;
+}
+static inline u64 clearpage_test_cost(int strategy, unsigned int nr_pages,
+				      u64 ns)
+{
+	return ns;
 }
 #endif
 

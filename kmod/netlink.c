@@ -22,6 +22,7 @@ static const struct nla_policy clearpage_policy[CLEARPAGE_A_MAX + 1] = {
 						CLEARPAGE_SOURCE_DAEMON),
 	[CLEARPAGE_A_BACKEND] =
 		NLA_POLICY_MAX(NLA_U8, CLEARPAGE_BACKEND_COUNT - 1),
+	[CLEARPAGE_A_TRIALS] = { .type = NLA_U32 },
 };
 
 enum fill_what { FILL_NODE, FILL_CALIBRATION };
@@ -58,7 +59,15 @@ static int put_strategy_entry(struct sk_buff *skb, struct clearpage_node *node,
 	     put_u64(skb, CLEARPAGE_S_SAMPLES_HUGE,
 		     sum->samples[CLEARPAGE_BACKEND_HUGE][strategy], pad) ||
 	     put_u64(skb, CLEARPAGE_S_SAMPLE_NS_HUGE,
-		     sum->sample_ns[CLEARPAGE_BACKEND_HUGE][strategy], pad)))
+		     sum->sample_ns[CLEARPAGE_BACKEND_HUGE][strategy], pad) ||
+	     put_u64(skb, CLEARPAGE_S_TRIAL_PAGES_4K,
+		     sum->trial_pages[CLEARPAGE_BACKEND_4K][strategy], pad) ||
+	     put_u64(skb, CLEARPAGE_S_TRIAL_NS_4K,
+		     sum->trial_ns[CLEARPAGE_BACKEND_4K][strategy], pad) ||
+	     put_u64(skb, CLEARPAGE_S_TRIAL_PAGES_HUGE,
+		     sum->trial_pages[CLEARPAGE_BACKEND_HUGE][strategy], pad) ||
+	     put_u64(skb, CLEARPAGE_S_TRIAL_NS_HUGE,
+		     sum->trial_ns[CLEARPAGE_BACKEND_HUGE][strategy], pad)))
 		return -EMSGSIZE;
 	if ((nla_put_u32(skb, CLEARPAGE_S_HOT_NS_4K, c4k->hot_ns) ||
 	     nla_put_u32(skb, CLEARPAGE_S_COLD_NS_4K, c4k->cold_ns) ||
@@ -108,7 +117,8 @@ static int put_backends(struct sk_buff *skb, struct clearpage_node *node,
 		    put_u64(skb, CLEARPAGE_B_REFERENCE_PAGES,
 			    sum->reference_pages[b], CLEARPAGE_B_PAD) ||
 		    put_u64(skb, CLEARPAGE_B_REFERENCE_SAMPLE_NS,
-			    sum->reference_sample_ns[b], CLEARPAGE_B_PAD))
+			    sum->reference_sample_ns[b], CLEARPAGE_B_PAD) ||
+		    nla_put_u32(skb, CLEARPAGE_B_TRIALS, choice->trials))
 			err = -EMSGSIZE;
 		else
 			nla_nest_end(skb, entry);
@@ -318,6 +328,33 @@ static int set_pinned_doit(struct sk_buff *skb, struct genl_info *info)
 					 CLEARPAGE_SOURCE_ADMIN);
 }
 
+static int set_trials_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct clearpage_node *node;
+	u32 trials;
+	int err;
+
+	if (!request_is_admin(skb, info))
+		return -EPERM;
+	node = request_node(info);
+	if (IS_ERR(node))
+		return PTR_ERR(node);
+	if (GENL_REQ_ATTR_CHECK(info, CLEARPAGE_A_TRIALS))
+		return -EINVAL;
+	trials = nla_get_u32(info->attrs[CLEARPAGE_A_TRIALS]);
+	err = clearpage_node_set_trials(node, request_backend(info), trials);
+	if (err == -EINVAL)
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CLEARPAGE_A_TRIALS],
+				    "trials name strategies other than kernel");
+	else if (err == -EOPNOTSUPP)
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CLEARPAGE_A_TRIALS],
+				    "a trial strategy is not available on this CPU");
+	else if (err == -EBUSY)
+		NL_SET_ERR_MSG(info->extack,
+			       "the node's backend is pinned by an administrator");
+	return err;
+}
+
 static int calibrate_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct clearpage_node *node;
@@ -354,6 +391,10 @@ static const struct genl_ops clearpage_ops[] = {
 	{
 		.cmd = CLEARPAGE_CMD_CALIBRATE,
 		.doit = calibrate_doit,
+	},
+	{
+		.cmd = CLEARPAGE_CMD_SET_TRIALS,
+		.doit = set_trials_doit,
 	},
 };
 

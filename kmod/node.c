@@ -117,12 +117,15 @@ static void clearpage_nodes_leave(int strategy)
 
 	mutex_lock(&clearpage_lock);
 	for_each_clearpage_node(node, nid)
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			WRITE_ONCE(node->choice[b].trials,
+				   node->choice[b].trials & ~(1U << strategy));
 			if (node->choice[b].strategy == strategy)
 				clearpage_choice_set(node, b,
 						     CLEARPAGE_STRATEGY_KERNEL,
 						     node->choice[b].pinned,
 						     CLEARPAGE_SOURCE_DEFAULT);
+		}
 	clearpage_backends_update();
 	mutex_unlock(&clearpage_lock);
 }
@@ -147,15 +150,62 @@ int clearpage_node_calibrate(struct clearpage_node *node)
 	return 0;
 }
 
+/*
+ * An administrator's pin also ends the backend's trials: a pinned backend
+ * clears every frame with the pinned strategy but its reference frames.
+ */
 int clearpage_node_set_pinned(struct clearpage_node *node, int backend,
 			      bool pinned, enum clearpage_source source)
 {
 	int b;
 
 	mutex_lock(&clearpage_lock);
-	for (b = first_backend(backend); b < end_backend(backend); b++)
+	for (b = first_backend(backend); b < end_backend(backend); b++) {
+		if (pinned)
+			WRITE_ONCE(node->choice[b].trials, 0);
 		clearpage_choice_set(node, b, node->choice[b].strategy, pinned,
 				     source);
+	}
+	clearpage_backends_update();
+	mutex_unlock(&clearpage_lock);
+	return 0;
+}
+
+int clearpage_trials_check(unsigned int trials)
+{
+	int s;
+
+	if (trials & 1U << CLEARPAGE_STRATEGY_KERNEL ||
+	    trials >> CLEARPAGE_STRATEGY_COUNT)
+		return -EINVAL;
+	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if (trials & 1U << s && !clearpage_strategy_usable(s))
+			return -EOPNOTSUPP;
+	return 0;
+}
+
+/*
+ * The candidates timed on @backend's trial frames (a bit per strategy,
+ * never kernel's: its frames are the reference frames). -EBUSY on a pinned
+ * backend (for every backend, nothing when one is pinned), except to end
+ * the trials.
+ */
+int clearpage_node_set_trials(struct clearpage_node *node, int backend,
+			      unsigned int trials)
+{
+	int b, err = clearpage_trials_check(trials);
+
+	if (err)
+		return err;
+	mutex_lock(&clearpage_lock);
+	for (b = first_backend(backend); b < end_backend(backend); b++)
+		if (trials && node->choice[b].pinned) {
+			mutex_unlock(&clearpage_lock);
+			return -EBUSY;
+		}
+	for (b = first_backend(backend); b < end_backend(backend); b++)
+		WRITE_ONCE(node->choice[b].trials, trials);
+	clearpage_backends_update();
 	mutex_unlock(&clearpage_lock);
 	return 0;
 }
@@ -180,6 +230,11 @@ void clearpage_node_stats_sum(struct clearpage_node *node,
 				READ_ONCE(s->reference_pages[b]);
 			sum->reference_sample_ns[b] +=
 				READ_ONCE(s->reference_sample_ns[b]);
+			for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++) {
+				sum->trial_pages[b][i] +=
+					READ_ONCE(s->trial_pages[b][i]);
+				sum->trial_ns[b][i] += READ_ONCE(s->trial_ns[b][i]);
+			}
 		}
 		for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++)
 			sum->ranges_huge[i] += READ_ONCE(s->ranges_huge[i]);

@@ -58,6 +58,30 @@ module_param_cb(reference_shift, &reference_shift_ops,
 MODULE_PARM_DESC(reference_shift,
 		 "the live baseline: while a backend runs a strategy other than kernel, clear one frame (or huge folio position) in 2^reference_shift with the kernel's routine and time it (1..20, default 5; 0: none)");
 
+unsigned int clearpage_trial_shift = 6;
+
+/* 0, or 3..20: candidates 1..5 need residues of their own. */
+static int trial_shift_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int shift;
+	int err = kstrtouint(val, 0, &shift);
+
+	if (err)
+		return err;
+	if (shift && (shift < 3 || shift > 20))
+		return -EINVAL;
+	WRITE_ONCE(clearpage_trial_shift, shift);
+	return 0;
+}
+
+static const struct kernel_param_ops trial_shift_ops = {
+	.set = trial_shift_set,
+	.get = param_get_uint,
+};
+module_param_cb(trial_shift, &trial_shift_ops, &clearpage_trial_shift, 0644);
+MODULE_PARM_DESC(trial_shift,
+		 "trials: clear one frame (or huge folio position) in 2^trial_shift with each candidate strategy a backend's trials name, and time it (3..20, default 6; 0: none)");
+
 /* 2 MiB: measured on AMD Zen 5, see huge_chunk_kb in doc/ABI. */
 unsigned int clearpage_huge_chunk_pages = 512;
 
@@ -127,6 +151,41 @@ int clearpage_strategy_parse(const char *buf, size_t count)
 								    -EINVAL;
 	}
 	return -EINVAL;
+}
+
+/*
+ * Parse a list of candidates as written to a trials file: available
+ * strategy names but kernel, separated by single spaces, or "none",
+ * optionally followed by a single newline. Returns a bit per strategy, or
+ * -EINVAL (an unknown, unavailable or repeated name, kernel, anything else).
+ */
+long clearpage_trials_parse(const char *buf, size_t count)
+{
+	long trials = 0;
+	size_t len;
+	int strategy;
+
+	if (count && buf[count - 1] == '\n')
+		count--;
+	if (count == 4 && !memcmp(buf, "none", 4))
+		return 0;
+	while (count) {
+		for (len = 0; len < count && buf[len] != ' '; len++)
+			;
+		strategy = clearpage_strategy_parse(buf, len);
+		if (strategy <= CLEARPAGE_STRATEGY_KERNEL ||
+		    trials & (1L << strategy))
+			return -EINVAL;
+		trials |= 1L << strategy;
+		if (len == count)
+			break;
+		/* One space, then another name. */
+		if (len + 1 == count)
+			return -EINVAL;
+		buf += len + 1;
+		count -= len + 1;
+	}
+	return count ? trials : -EINVAL;
 }
 
 const char *clearpage_source_name(enum clearpage_source source)

@@ -179,6 +179,37 @@ static ssize_t pinned_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return err ? err : count;
 }
 
+/* The backend's candidates, by name; "none" when it has none. */
+static ssize_t trials_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	unsigned int trials = READ_ONCE(to_node(kobj)->choice[to_backend(attr)].trials);
+	int strategy, len = 0;
+
+	for (strategy = 1; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++)
+		if (trials & (1U << strategy))
+			len += sysfs_emit_at(buf, len, "%s%s", len ? " " : "",
+					     clearpage_strategy_names[strategy]);
+	len += sysfs_emit_at(buf, len, "%s\n", len ? "" : "none");
+	return len;
+}
+
+/* -EBUSY on a pinned backend: a pin ends its trials. */
+static ssize_t trials_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	long trials;
+	int err;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	trials = clearpage_trials_parse(buf, count);
+	if (trials < 0)
+		return trials;
+	err = clearpage_node_set_trials(to_node(kobj), to_backend(attr), trials);
+	return err ? err : count;
+}
+
 static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
@@ -206,6 +237,16 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 		}
 		len += sysfs_emit_at(buf, len, "ranges_huge_%s %llu\n", name,
 				     sum.ranges_huge[strategy]);
+		for (b = 0; strategy && b < CLEARPAGE_BACKEND_COUNT; b++) {
+			const char *backend = clearpage_backend_names[b];
+
+			len += sysfs_emit_at(buf, len, "trial_pages_%s_%s %llu\n",
+					     backend, name,
+					     sum.trial_pages[b][strategy]);
+			len += sysfs_emit_at(buf, len, "trial_ns_%s_%s %llu\n",
+					     backend, name,
+					     sum.trial_ns[b][strategy]);
+		}
 	}
 	len += sysfs_emit_at(buf, len, "pages_huge_prezeroed %llu\n",
 			     sum.pages_huge_prezeroed);
@@ -278,6 +319,9 @@ NODE_ATTR(pinned, 0644, pinned_show, pinned_store, CLEARPAGE_BACKEND_ALL);
 NODE_ATTR(pinned_4k, 0644, pinned_show, pinned_store, CLEARPAGE_BACKEND_4K);
 NODE_ATTR(pinned_huge, 0644, pinned_show, pinned_store,
 	  CLEARPAGE_BACKEND_HUGE);
+NODE_ATTR(trials_4k, 0644, trials_show, trials_store, CLEARPAGE_BACKEND_4K);
+NODE_ATTR(trials_huge, 0644, trials_show, trials_store,
+	  CLEARPAGE_BACKEND_HUGE);
 NODE_ATTR(stats, 0444, stats_show, NULL, CLEARPAGE_BACKEND_ALL);
 NODE_ATTR(calibration_4k, 0444, calibration_show, NULL,
 	  CLEARPAGE_BACKEND_4K);
@@ -292,6 +336,8 @@ static struct attribute *clearpage_node_attrs[] = {
 	&pinned_attr.attr.attr,
 	&pinned_4k_attr.attr.attr,
 	&pinned_huge_attr.attr.attr,
+	&trials_4k_attr.attr.attr,
+	&trials_huge_attr.attr.attr,
 	&stats_attr.attr.attr,
 	&calibration_4k_attr.attr.attr,
 	&calibration_huge_attr.attr.attr,

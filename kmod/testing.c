@@ -19,7 +19,12 @@
  *    series, to check that the module refuses untested kernels;
  *  - "initonalloc": test_alloc_clear_symbol names the allocator's clear
  *    function to look for (7.x), to check that a kernel without it loads
- *    with that path off and says so.
+ *    with that path off and says so;
+ *  - "decide", trials: test_cost_ns gives a cost per page for each
+ *    strategy (0: measured), reported for every timed clear instead of the
+ *    emulated CPU's meaningless timing, so that a choice made from trial
+ *    frames is deterministic. Only the timing is replaced: every page is
+ *    still cleared with the strategy.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -59,6 +64,11 @@ static char *test_alloc_clear_symbol = "";
 module_param(test_alloc_clear_symbol, charp, 0444);
 MODULE_PARM_DESC(test_alloc_clear_symbol,
 		 "look for the allocator's clear under this name instead (7.x)");
+
+static unsigned int test_cost_ns[CLEARPAGE_STRATEGY_COUNT];
+module_param_array(test_cost_ns, uint, NULL, 0644);
+MODULE_PARM_DESC(test_cost_ns,
+		 "ns per page reported for every timed clear, per strategy in id order (0: measured)");
 
 int clearpage_test_init(void)
 {
@@ -109,6 +119,13 @@ void clearpage_test_calibration(struct clearpage_calibration *result)
 	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++)
 		if (result[strategy].hot_ns)
 			result[strategy] = epyc[strategy];
+}
+
+u64 clearpage_test_cost(int strategy, unsigned int nr_pages, u64 ns)
+{
+	unsigned int cost = READ_ONCE(test_cost_ns[strategy]);
+
+	return cost ? (u64)cost * nr_pages : ns;
 }
 
 const char *clearpage_test_alloc_clear_symbol(const char *name)

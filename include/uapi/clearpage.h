@@ -73,6 +73,15 @@
  *   CLEARPAGE_CMD_CALIBRATE           CLEARPAGE_A_NODE required; measures the
  *                                     node's calibration again (may take a
  *                                     second); reply as GET_CALIBRATION.
+ *   CLEARPAGE_CMD_SET_TRIALS          CLEARPAGE_A_NODE, _TRIALS required;
+ *                                     CLEARPAGE_A_BACKEND optional (absent:
+ *                                     both backends).
+ *       The candidates timed on the backend's trial frames (nodeN/trials_4k,
+ *       trials_huge in doc/ABI): a bit per strategy, kernel's never (its
+ *       frames are the reference frames); 0 ends the trials. A kernel bit
+ *       or a bit beyond the strategies is -EINVAL, a strategy this CPU
+ *       lacks or refused -EOPNOTSUPP, candidates on a pinned backend
+ *       -EBUSY (a pin ends a backend's trials). No event.
  *   CLEARPAGE_CMD_EVENT               multicast on "events" for every change
  *                                     of a backend's strategy or pin, from
  *                                     sysfs or netlink, one message per
@@ -97,17 +106,22 @@
  *   PAD                   padding for 64-bit attributes
  *   BACKEND               u8   enum clearpage_backend
  *   BACKENDS              nested, CLEARPAGE_A_ENTRY elements
+ *   TRIALS                u32  a bit per strategy (1 << enum clearpage_strategy)
  * Per-backend attributes (CLEARPAGE_B_*), inside a CLEARPAGE_A_ENTRY of
  * CLEARPAGE_A_BACKENDS:
  *   BACKEND u8; STRATEGY u8; PINNED u8; SOURCE u8; LAST_CHANGE_NS u64;
  *   REFERENCE_PAGES, REFERENCE_SAMPLE_NS u64 (as reference_pages_<backend>
- *   and reference_sample_ns_<backend> in nodeN/stats).
+ *   and reference_sample_ns_<backend> in nodeN/stats); TRIALS u32 (the
+ *   backend's candidates, as CLEARPAGE_A_TRIALS).
  * Per-strategy attributes (CLEARPAGE_S_*), inside a CLEARPAGE_A_ENTRY of
  * CLEARPAGE_A_STRATEGIES:
  *   STRATEGY u8; PAGES_4K, PAGES_HUGE, RANGES_HUGE, SAMPLES_4K,
  *   SAMPLE_NS_4K, SAMPLES_HUGE, SAMPLE_NS_HUGE u64 (as in nodeN/stats);
  *   HOT_NS_4K, COLD_NS_4K, HOT_NS_HUGE, COLD_NS_HUGE u32 (as in
- *   nodeN/calibration_4k and nodeN/calibration_huge).
+ *   nodeN/calibration_4k and nodeN/calibration_huge); TRIAL_PAGES_4K,
+ *   TRIAL_NS_4K, TRIAL_PAGES_HUGE, TRIAL_NS_HUGE u64 (trial frames cleared
+ *   with the strategy as a candidate, every one timed: trial_pages_* and
+ *   trial_ns_* in nodeN/stats; 0 for kernel).
  */
 #ifndef _UAPI_CLEARPAGE_H
 #define _UAPI_CLEARPAGE_H
@@ -162,6 +176,7 @@ enum clearpage_cmd {
 	CLEARPAGE_CMD_SET_PINNED,
 	CLEARPAGE_CMD_CALIBRATE,
 	CLEARPAGE_CMD_EVENT,
+	CLEARPAGE_CMD_SET_TRIALS,
 	__CLEARPAGE_CMD_MAX
 };
 #define CLEARPAGE_CMD_MAX (__CLEARPAGE_CMD_MAX - 1)
@@ -180,6 +195,7 @@ enum clearpage_attr {
 	CLEARPAGE_A_PAD,
 	CLEARPAGE_A_BACKEND,
 	CLEARPAGE_A_BACKENDS,
+	CLEARPAGE_A_TRIALS,
 	__CLEARPAGE_A_MAX
 };
 #define CLEARPAGE_A_MAX (__CLEARPAGE_A_MAX - 1)
@@ -197,6 +213,7 @@ enum clearpage_backend_attr {
 	CLEARPAGE_B_REFERENCE_PAGES,
 	CLEARPAGE_B_REFERENCE_SAMPLE_NS,
 	CLEARPAGE_B_PAD,
+	CLEARPAGE_B_TRIALS,
 	__CLEARPAGE_B_MAX
 };
 #define CLEARPAGE_B_MAX (__CLEARPAGE_B_MAX - 1)
@@ -216,6 +233,10 @@ enum clearpage_strategy_attr {
 	CLEARPAGE_S_HOT_NS_HUGE,
 	CLEARPAGE_S_COLD_NS_HUGE,
 	CLEARPAGE_S_PAD,
+	CLEARPAGE_S_TRIAL_PAGES_4K,
+	CLEARPAGE_S_TRIAL_NS_4K,
+	CLEARPAGE_S_TRIAL_PAGES_HUGE,
+	CLEARPAGE_S_TRIAL_NS_HUGE,
 	__CLEARPAGE_S_MAX
 };
 #define CLEARPAGE_S_MAX (__CLEARPAGE_S_MAX - 1)

@@ -232,6 +232,52 @@ set -- $(refs); r1=$1
 cptest fault --kind 4k --node 0 --mb 8 >/dev/null
 set -- $(refs)
 check "reference_shift=0: no reference frames" test "$1" = "$r1"
+
+# Trials: the candidates a backend times on trial frames (one frame in
+# 2^trial_shift each), whatever it runs.
+trial_pages() { awk -v k="trial_pages_4k_$1" '$1 == k { print $2 }' $CP/node0/stats; }
+check "trial_shift defaults to 6" test "$(cat /sys/module/clearpage/parameters/trial_shift)" = 6
+for v in 1 2 21; do
+	check "trial_shift refuses $v" sh -c "! echo $v > /sys/module/clearpage/parameters/trial_shift 2>/dev/null"
+done
+check "stats lists trial_pages_B_S and trial_ns_B_S, not for kernel" \
+	sh -c "grep -q '^trial_pages_huge_movnti [0-9]*\$' $CP/node0/stats && grep -q '^trial_ns_4k_rep_stosb [0-9]*\$' $CP/node0/stats && ! grep -q '^trial_pages_4k_kernel' $CP/node0/stats"
+for b in 4k huge; do
+	check "trials_$b reads none at first" test "$(cat $CP/node0/trials_$b)" = none
+done
+set_all kernel
+for n in $(nodes); do echo 0 > $CP/node$n/pinned; done
+check "on kernel, unpinned, no trials: no 4k probe" sh -c "! grep -q vma_alloc_folio $KPROBES"
+for v in kernel foo 'movnti movnti' 'movnti ' ' movnti' 'movnti  rep_stosb' 'movnti,rep_stosb' '\n' 'none movnti'; do
+	check "trials_4k refuses '$v'" cptest write $CP/node0/trials_4k --data "$v" --expect EINVAL
+done
+if ! echo "$avail" | grep -qw clzero; then
+	check "trials_4k refuses clzero on a CPU without it" cptest write $CP/node0/trials_4k --data clzero --expect EINVAL
+fi
+check "trials_4k: an empty write is refused or does nothing" \
+	cptest write $CP/node0/trials_4k --data '' --expect ok,EINVAL
+check "non-root cannot write trials_4k" cptest write $CP/node0/trials_4k --data movnti --uid 65534 --expect EACCES
+check "refused trials changed nothing" test "$(cat $CP/node0/trials_4k)" = none
+check "trials_4k accepts 'movnti rep_stosb\n'" cptest write $CP/node0/trials_4k --data 'movnti rep_stosb\n' --expect ok
+check "trials_4k reads them in id order" test "$(cat $CP/node0/trials_4k)" = "rep_stosb movnti"
+check "trials_huge is the huge backend's own" test "$(cat $CP/node0/trials_huge)" = none
+check "trials on a kernel node arm the 4k probe" probe_armed
+echo 3 > /sys/module/clearpage/parameters/trial_shift
+m0=$(trial_pages movnti) r0=$(trial_pages rep_stosb) k0=$(stat_value 0 pages_4k_kernel)
+cptest fault --kind 4k --node 0 --mb 8 >/dev/null
+m1=$(trial_pages movnti) r1=$(trial_pages rep_stosb) k1=$(stat_value 0 pages_4k_kernel)
+info "trial_shift=3: movnti trial pages +$((m1 - m0)), rep_stosb +$((r1 - r0)), kernel pages +$((k1 - k0))"
+check "trial_shift=3: about one frame in 8 per candidate, the rest the kernel's" \
+	test $((m1 - m0)) -gt 0 -a $((r1 - r0)) -gt 0 -a $((m1 - m0)) -lt $(((k1 - k0) / 2)) -a $((r1 - r0)) -lt $(((k1 - k0) / 2))
+check "trials_4k accepts none" cptest write $CP/node0/trials_4k --data none --expect ok
+check "no trials, every node on kernel: the 4k probe is gone" sh -c "! grep -q vma_alloc_folio $KPROBES"
+echo movnti > $CP/node0/trials_huge
+echo 1 > $CP/node0/pinned_huge
+check "a pin ends the backend's trials" test "$(cat $CP/node0/trials_huge)" = none
+check "trials on a pinned backend: EBUSY" cptest write $CP/node0/trials_huge --data movnti --expect EBUSY
+echo 0 > $CP/node0/pinned_huge
+check "trial_shift=0 is accepted" sh -c 'echo 0 > /sys/module/clearpage/parameters/trial_shift'
+echo 6 > /sys/module/clearpage/parameters/trial_shift
 check "clearpagectl unload" clearpagectl unload
 check "default_strategy=bogus is refused" sh -c '! insmod /modules/clearpage.ko default_strategy=bogus 2>/dev/null'
 check "sample_shift=21 is refused" sh -c '! insmod /modules/clearpage.ko sample_shift=21 2>/dev/null'

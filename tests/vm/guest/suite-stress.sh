@@ -53,6 +53,35 @@ for n in $(nodes); do
 done
 info "node0 latency histogram: $(grep '^latency_ns_' $CP/node0/stats | awk '$2 > 0' | tr '\n' ' ')"
 
+# 2b. Trials (after the counts above: beside kernel they arm the 4k
+# probe): beside kernel and beside movnti, each backend clears one frame
+# (folio position) in 8 with every other strategy as a candidate.
+echo 3 > /sys/module/clearpage/parameters/trial_shift
+for s in kernel movnti; do
+	set_all $s || fail "select $s"
+	others=$(echo $(for x in $avail; do [ $x = kernel ] || [ $x = $s ] || echo $x; done))
+	for n in $(nodes); do
+		echo 0 > $CP/node$n/pinned
+		for b in 4k huge; do
+			echo "$others" > $CP/node$n/trials_$b || fail "node$n trials_$b: $others"
+		done
+		fault "$s with trials ($others) node$n 4k+dontneed" --kind 4k --node $n --mb ${CPVM_MB:-24} --rounds 2 --dirty --dontneed
+		fault "$s with trials node$n thp+dontneed" --kind thp --node $n --mb ${CPVM_MB:-24} --rounds 2 --dirty --dontneed
+		fault "$s with trials node$n hugetlb+dontneed" --kind hugetlb --node $n --mb 16 --rounds 2 --dirty --dontneed
+		fault "$s with trials node$n 4k in a forked child" --kind 4k --node $n --mb 8 --dirty --fork
+	done
+done
+for n in $(nodes); do
+	[ $init_on_alloc = 1 ] && b=huge || b=4k
+	for x in $(echo $avail | tr ' ' '\n' | grep -vx kernel); do
+		info "node$n trials of $x: 4k $(stat_value $n trial_pages_4k_$x), huge $(stat_value $n trial_pages_huge_$x)"
+	done
+	check "node$n: trial frames were cleared by the candidates ($b, movnti: $(stat_value $n trial_pages_${b}_movnti), rep_stosb: $(stat_value $n trial_pages_${b}_rep_stosb))" \
+		test "$(stat_value $n trial_pages_${b}_movnti)" -gt 0 -a "$(stat_value $n trial_pages_${b}_rep_stosb)" -gt 0
+	for b in 4k huge; do echo none > $CP/node$n/trials_$b; done
+done
+echo 6 > /sys/module/clearpage/parameters/trial_shift
+
 # 3. Concurrent faulting processes while strategies flip every 3 ms, and the
 # module is unloaded and loaded again in the middle.
 seconds=${CPVM_SECONDS:-24}
