@@ -463,6 +463,56 @@ static void counters_of(const struct cp_node_info *info, int backend,
 		.ref_pages = be->reference_pages,
 		.ref_ns = be->reference_sample_ns,
 	};
+	for (int i = 0; i < info->nr_strategies; i++) {
+		const struct cp_strategy_info *t = &info->strategies[i];
+
+		c->trial_pages[t->strategy] = t->trial_pages[backend];
+		c->trial_ns[t->strategy] = t->trial_ns[backend];
+	}
+}
+
+/*
+ * Trials run where the module has them, the configuration wants them and
+ * the daemon may change the backend (not pinned, not monitoring only, not
+ * a dry run: trials change how some frames are cleared).
+ */
+static bool trials_wanted(const struct manager *m,
+			  const struct cp_backend_info *be)
+{
+	return be->has_trials && m->config.policy.trial_candidates &&
+	       !be->pinned && !m->monitor_only && !m->config.dry_run;
+}
+
+/* Set the backend's trial candidates to what the policy wants now. */
+static void set_trials(struct manager *m, const struct cp_node_info *info,
+		       int backend, struct unit_state *u,
+		       const struct policy_calibration *calibration,
+		       bool counted)
+{
+	const struct cp_backend_info *be = &info->backend[backend];
+	unsigned int trials = 0;
+	int err;
+
+	if (!be->has_trials)
+		return;
+	if (trials_wanted(m, be) && !u->pinned)
+		trials = policy_trials(&m->config.policy,
+				       m->allowed & available_mask(info),
+				       counted, calibration, &u->policy);
+	if (trials == be->trials)
+		return;
+	err = cp_set_trials(m->client, info->node, backend, trials);
+	if (err == -EBUSY) {
+		u->pinned = true;
+		return;
+	}
+	if (err)
+		log_line(LOG_WARNING, "node %u %s: setting trials failed: %s %s",
+			 info->node, cp_backend_name(backend), strerror(-err),
+			 cp_client_error(m->client));
+	else
+		log_line(LOG_DEBUG, "node %u %s: trials %#x", info->node,
+			 cp_backend_name(backend), trials);
 }
 
 /*
@@ -558,11 +608,14 @@ static void step_unit(struct manager *m, const struct cp_node_info *info,
 	sample.counted = pmu->counted;
 	sample.kernel_miss_ratio = pmu->kernel_miss_ratio;
 	sample.user_misses = pmu->user_misses;
+	sample.trials = trials_wanted(m, be);
 	baseline_interval_from_sample(be->strategy, &sample, m->config.interval,
 				      &interval);
-	if (account_and_guard(m, info, backend, u, &interval))
-		return;
 	calibration_of(info, backend, &calibration);
+	if (account_and_guard(m, info, backend, u, &interval)) {
+		set_trials(m, info, backend, u, &calibration, sample.counted);
+		return;
+	}
 	policy_step(&m->config.policy, m->allowed & available_mask(info),
 		    &calibration, &u->policy, &sample, be->pinned, &d);
 	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f, saved %.0f ns this interval: %s",
@@ -576,6 +629,7 @@ static void step_unit(struct manager *m, const struct cp_node_info *info,
 	u->ns_per_page = sample.samples ? sample.ns_per_page : 0;
 	if (d.action != POLICY_HOLD)
 		apply(m, info, backend, u, &d);
+	set_trials(m, info, backend, u, &calibration, sample.counted);
 }
 
 static void step_node(struct manager *m, const struct cp_node_info *info,
@@ -810,6 +864,9 @@ static void restore(struct manager *m)
 		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
 			struct unit_state *u = &m->nodes[node].unit[b];
 
+			/* Trials end with the daemon (none where none ran). */
+			if (u->known)
+				cp_set_trials(m->client, node, b, 0);
 			if (!u->changed_by_us || u->pinned)
 				continue;
 			if (cp_set_strategy(m->client, node, b,

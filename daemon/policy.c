@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The adaptive policy of clearpaged; see policy.h. */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "policy.h"
@@ -48,6 +49,9 @@ const char *policy_reason_text(enum policy_reason reason)
 		[POLICY_R_WORSE] = "the switch did worse than before it",
 		[POLICY_R_USER_MISSES] = "user-space cache misses rose by more than the switch saved",
 		[POLICY_R_SLOWER_THAN_KERNEL] = "slower than the kernel's routine",
+		[POLICY_R_TRIALS_FILLING] = "measuring the candidates on trial frames",
+		[POLICY_R_NONE_CHEAPER] = "no candidate measured cheaper beyond the noise",
+		[POLICY_R_MEASURED] = "measured cheaper on trial frames",
 	};
 
 	if (reason < 0 || reason >= POLICY_R_COUNT)
@@ -74,6 +78,11 @@ void policy_config_defaults(struct policy_config *config)
 		.non_temporal = POLICY_NT_AUTO,
 		.hot_strategy = -1,
 		.cold_strategy = -1,
+		.trial_candidates = 2,
+		.trial_window = 10,
+		.trial_margin = 0.03,
+		.trial_confidence = 2,
+		.trial_settle = 60,
 	};
 }
 
@@ -124,8 +133,21 @@ void policy_sample_build(const struct policy_counters *prev, bool have_prev,
 							   prev->ref_ns) /
 						  sample->ref_samples;
 	}
-	/* Reference frames are pages cleared too. */
+	sample->trials = now->trials;
+	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		uint64_t n = now->trial_pages[s] - prev->trial_pages[s];
+
+		if (now->trial_pages[s] < prev->trial_pages[s] ||
+		    now->trial_ns[s] < prev->trial_ns[s] || !n)
+			continue;
+		sample->trial_samples[s] = n;
+		sample->trial_ns_per_page[s] = (double)(now->trial_ns[s] -
+							prev->trial_ns[s]) / n;
+	}
+	/* Reference and trial frames are pages cleared too. */
 	sample->pages += sample->ref_samples;
+	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		sample->pages += sample->trial_samples[s];
 }
 
 static bool usable(unsigned int allowed,
@@ -246,6 +268,7 @@ void policy_observe(const struct policy_config *config,
 	*obs = (struct policy_observation){
 		.measured = sample->samples >= config->min_samples &&
 			    sample->ns_per_page > 0,
+		.trials = sample->trials && config->trial_candidates,
 		.ns_per_page = sample->ns_per_page,
 		.referenced = sample->ref_samples >= config->min_samples &&
 			      sample->ref_ns_per_page > 0,
@@ -292,6 +315,174 @@ enum policy_confirm policy_confirm(const struct policy_config *config,
 	decision->predicted_gain = (mean + penalty - node->before_ns) /
 				   (mean + penalty);
 	return POLICY_CONFIRM_REVERT;
+}
+
+static void trial_window_add(struct policy_trial_window *w,
+			     unsigned int size, double gain)
+{
+	w->gain[w->next] = gain;
+	w->next = (w->next + 1) % size;
+	if (w->used < size)
+		w->used++;
+}
+
+/*
+ * The mean gain of a full window and its standard error, without its
+ * highest and lowest interval when it spans five or more: one interval of
+ * a noisy neighbour (or a page-cache flush) must not decide.
+ */
+static bool trial_window_judge(const struct policy_trial_window *w,
+			       unsigned int size, double *mean, double *error)
+{
+	double sum = 0, sq = 0, lo = w->gain[0], hi = w->gain[0];
+	unsigned int n = size;
+
+	if (w->used < size || size < 2)
+		return false;
+	for (unsigned int i = 0; i < size; i++) {
+		sum += w->gain[i];
+		lo = fmin(lo, w->gain[i]);
+		hi = fmax(hi, w->gain[i]);
+	}
+	if (size >= 5) {
+		sum -= lo + hi;
+		n -= 2;
+	}
+	*mean = sum / n;
+	for (unsigned int i = 0; i < size; i++)
+		sq += (w->gain[i] - *mean) * (w->gain[i] - *mean);
+	if (size >= 5)
+		sq -= (lo - *mean) * (lo - *mean) + (hi - *mean) * (hi - *mean);
+	*error = sqrt(fmax(sq, 0) / (n - 1) / n);
+	return true;
+}
+
+static void trials_forget(struct policy_node *node)
+{
+	memset(node->trial, 0, sizeof(node->trial));
+}
+
+static unsigned int window_size(const struct policy_config *config)
+{
+	unsigned int size = config->trial_window;
+
+	return size < 2 ? 2 : size > POLICY_TRIAL_WINDOW_MAX ?
+				      POLICY_TRIAL_WINDOW_MAX : size;
+}
+
+/* How far the cost of a steady node may move before exploration widens. */
+#define STEADY_SHIFT 0.25
+
+/* Track whether the node's own cost holds steady (policy_trials()). */
+static void steady_update(struct policy_node *node, double ns)
+{
+	if (node->steady && fabs(ns - node->steady_ns) <=
+				    STEADY_SHIFT * node->steady_ns) {
+		node->steady_ns += (ns - node->steady_ns) / 8;
+		node->steady++;
+		return;
+	}
+	node->steady = 1;
+	node->steady_ns = ns;
+}
+
+unsigned int policy_trials(const struct policy_config *config,
+			   unsigned int allowed, bool counted,
+			   const struct policy_calibration *calibration,
+			   const struct policy_node *node)
+{
+	unsigned int size = window_size(config), want, trials = 0, n = 0;
+	int order[CLEARPAGE_STRATEGY_COUNT], s, i, j, closest = -1;
+	double best = -INFINITY, mean, error;
+
+	if (!config->trial_candidates)
+		return 0;
+	allowed = policy_allowed(config, allowed, counted);
+	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		if (s == node->strategy || !(allowed & (1U << s)))
+			continue;
+		/* Insertion by calibration: cold cost, then hot; unknown last. */
+		for (i = n; i > 0; i--) {
+			int o = order[i - 1];
+			bool before = calibration->valid[s] &&
+				      (!calibration->valid[o] ||
+				       calibration->cold_ns[s] < calibration->cold_ns[o] ||
+				       (calibration->cold_ns[s] == calibration->cold_ns[o] &&
+					calibration->hot_ns[s] < calibration->hot_ns[o]));
+
+			if (!before)
+				break;
+			order[i] = o;
+		}
+		order[i] = s;
+		n++;
+	}
+	want = config->trial_candidates;
+	if (node->steady >= config->trial_settle) {
+		/* Settled: the candidate measured closest to winning. */
+		for (j = 0; j < (int)n; j++)
+			if (trial_window_judge(&node->trial[order[j]], size,
+					       &mean, &error) && mean > best) {
+				best = mean;
+				closest = order[j];
+			}
+		if (closest >= 0)
+			return 1U << closest;
+		want = 1;
+	}
+	for (j = 0; j < (int)n && j < (int)want; j++)
+		trials |= 1U << order[j];
+	return trials;
+}
+
+enum policy_reason policy_compare(const struct policy_config *config,
+				  unsigned int allowed,
+				  struct policy_node *node,
+				  const struct policy_sample *sample,
+				  int *target, double *gain, double *bound)
+{
+	unsigned int size = window_size(config);
+	double own = sample->ns_per_page, mean, error;
+	bool full = false;
+	int s;
+
+	*target = node->strategy;
+	*gain = 0;
+	*bound = 0;
+	steady_update(node, own);
+	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		bool ref = s == CLEARPAGE_STRATEGY_KERNEL;
+		uint64_t n = ref ? sample->ref_samples : sample->trial_samples[s];
+		double ns = ref ? sample->ref_ns_per_page :
+				  sample->trial_ns_per_page[s];
+
+		if (s == node->strategy)
+			continue;
+		if (n < config->min_samples || ns <= 0) {
+			/* No longer timed: its window goes stale. */
+			if (!n)
+				node->trial[s] = (struct policy_trial_window){ 0 };
+			continue;
+		}
+		trial_window_add(&node->trial[s], size, (own - ns) / own);
+	}
+	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		if (s == node->strategy ||
+		    (s != CLEARPAGE_STRATEGY_KERNEL && !(allowed & (1U << s))) ||
+		    !trial_window_judge(&node->trial[s], size, &mean, &error))
+			continue;
+		full = true;
+		if (mean <= config->trial_margin ||
+		    mean - config->trial_confidence * error <= 0 ||
+		    mean <= *gain)
+			continue;
+		*target = s;
+		*gain = mean;
+		*bound = mean - config->trial_confidence * error;
+	}
+	if (*target != node->strategy)
+		return POLICY_R_MEASURED;
+	return full ? POLICY_R_NONE_CHEAPER : POLICY_R_TRIALS_FILLING;
 }
 
 double policy_estimate(const struct policy_config *config,
@@ -405,7 +596,8 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		forget_proposal(node);
 		return hold(decision, POLICY_R_FEW_SAMPLES);
 	}
-	if (!policy_pick_strategies(config, allowed, calibration, &hot, &cold)) {
+	if (!policy_pick_strategies(config, allowed, calibration, &hot, &cold) &&
+	    !obs.trials) {
 		forget_proposal(node);
 		return hold(decision, POLICY_R_NO_PAIR);
 	}
@@ -419,6 +611,23 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	}
 	decision->cold_fraction = policy_estimate(config, calibration,
 						  node->strategy, &obs);
+	if (obs.trials) {
+		why = policy_compare(config, allowed, node, sample, &target,
+				     &gain, &decision->gain_bound);
+		decision->predicted_gain = gain;
+		if (why != POLICY_R_MEASURED)
+			return hold(decision, why);
+		/* The window was the dwell; backoff and rate limit remain. */
+		why = node->backoff_left ? POLICY_R_BACKING_OFF :
+		      node->since_switch < config->rate_limit ?
+		      POLICY_R_RATE_LIMITED : POLICY_R_NONE;
+		if (why != POLICY_R_NONE)
+			return hold(decision, why);
+		decision->action = POLICY_SWITCH;
+		decision->to = target;
+		set_reason(decision, POLICY_R_MEASURED);
+		return;
+	}
 	why = policy_propose(config, calibration, node, hot, cold,
 			     decision->cold_fraction, &target, &gain);
 	decision->predicted_gain = gain;
@@ -454,6 +663,9 @@ void policy_applied(const struct policy_config *config,
 	node->strategy = decision->to;
 	node->since_switch = 0;
 	forget_proposal(node);
+	/* Every gain was over the strategy left: measure afresh. */
+	trials_forget(node);
+	node->steady = 0;
 	node->confirm_ns_sum = 0;
 	node->confirm_intervals = 0;
 	node->confirm_user_sum = 0;

@@ -6,16 +6,25 @@
  * into the interval's sample with policy_sample_build(), then call
  * policy_step() and, for a change they made, policy_applied().
  *
- * Each interval, per node and backend, five stages (each declared below
+ * Each interval, per node and backend, these stages (each declared below
  * with its contract):
  *   observe   what the interval measured, against MinSamples;
  *   confirm   after a switch: if the cost over the confirmation intervals is
  *             worse than before it by more than the tolerance, revert and
  *             back off;
- *   estimate  the cold fraction, from where the measured ns/page lies
+ *   compare   where the module runs trials (clearpage.ko 0.3: trial frames
+ *             cleared with each candidate strategy and timed, beside the
+ *             reference frames cleared the kernel's way): the candidate
+ *             measured cheaper than the current strategy, interval by
+ *             interval on the same workload, by more than TrialMargin and
+ *             beyond the noise over TrialWindow intervals. This is the
+ *             decision wherever trials run; the calibration then only
+ *             orders the candidates (policy_trials()), and the two stages
+ *             below are skipped;
+ *   estimate  (no trials) the cold fraction, from where the measured ns/page lies
  *             between the calibrated hot and cold cost of the current
  *             strategy;
- *   propose   the hot strategy below the down threshold, the cold one above
+ *   propose   (no trials) the hot strategy below the down threshold, the cold one above
  *             the up threshold (hysteresis between), if the gain predicted
  *             at that fraction exceeds the margin;
  *   gate      the PMU's corroboration, dwell consecutive intervals, backoff
@@ -70,7 +79,18 @@ struct policy_config {
 	int hot_strategy;		/* -1: rep_stosb if allowed and not dearer
 					 * than kernel on hot pages, else kernel */
 	int cold_strategy;		/* -1: best allowed by cold calibration */
+	/* Trials (the compare stage): */
+	unsigned int trial_candidates;	/* timed beside the current strategy
+					 * while exploring; 0: no trials */
+	unsigned int trial_window;	/* intervals a comparison spans */
+	double trial_margin;		/* measured gain needed, fraction */
+	double trial_confidence;	/* standard errors the gain must clear */
+	unsigned int trial_settle;	/* steady intervals after which one
+					 * candidate is timed, not all */
 };
+
+/* The longest TrialWindow. */
+#define POLICY_TRIAL_WINDOW_MAX 64
 
 enum { POLICY_NT_NO, POLICY_NT_YES, POLICY_NT_AUTO };
 
@@ -104,6 +124,13 @@ struct policy_sample {
 	int ref_strategy;
 	uint64_t ref_samples;
 	double ref_ns_per_page;
+	/*
+	 * Trial clears: frames timed with each candidate strategy. @trials:
+	 * the module runs trials (then the compare stage decides).
+	 */
+	bool trials;
+	uint64_t trial_samples[CLEARPAGE_STRATEGY_COUNT];
+	double trial_ns_per_page[CLEARPAGE_STRATEGY_COUNT];
 	/* Where the PMU counted the node's last-level cache: */
 	bool counted;
 	double kernel_miss_ratio;	/* misses/references, kernel mode */
@@ -122,6 +149,9 @@ struct policy_counters {
 	uint64_t sample_ns;		/* ... and their time */
 	uint64_t ref_pages;		/* reference frames, every one timed ... */
 	uint64_t ref_ns;		/* ... and their time */
+	bool trials;			/* the module runs trials */
+	uint64_t trial_pages[CLEARPAGE_STRATEGY_COUNT];	/* per candidate ... */
+	uint64_t trial_ns[CLEARPAGE_STRATEGY_COUNT];	/* ... and their time */
 };
 
 /*
@@ -156,6 +186,9 @@ enum policy_reason {
 	POLICY_R_WORSE,			/* revert: the cost rose */
 	POLICY_R_USER_MISSES,		/* revert: user-space misses rose more */
 	POLICY_R_SLOWER_THAN_KERNEL,	/* revert to kernel: the live baseline */
+	POLICY_R_TRIALS_FILLING,	/* hold: a window of trials not yet full */
+	POLICY_R_NONE_CHEAPER,		/* hold: no candidate cheaper beyond noise */
+	POLICY_R_MEASURED,		/* switch: measured cheaper on trials */
 	POLICY_R_COUNT
 };
 
@@ -178,6 +211,17 @@ struct policy_decision {
 	double predicted_gain;		/* fraction of the current cost */
 	double user_misses_per_page;	/* -1 when not counted */
 	bool probe;			/* a SWITCH that only tries */
+	/* MEASURED: the target's gain, less TrialConfidence standard errors. */
+	double gain_bound;
+};
+
+/*
+ * The window of one candidate: per interval, the gain of its trial clears
+ * over the current strategy's own, (own - trial) / own.
+ */
+struct policy_trial_window {
+	unsigned int used, next;
+	double gain[POLICY_TRIAL_WINDOW_MAX];
 };
 
 struct policy_node {
@@ -196,6 +240,10 @@ struct policy_node {
 	double confirm_user_sum;
 	unsigned int confirm_intervals;
 	unsigned int confirm_user_intervals;
+	/* Trials: a window per candidate (kernel's from reference frames). */
+	struct policy_trial_window trial[CLEARPAGE_STRATEGY_COUNT];
+	unsigned int steady;		/* intervals the own cost held steady */
+	double steady_ns;		/* its running mean */
 };
 
 void policy_node_init(struct policy_node *node, int strategy);
@@ -226,6 +274,20 @@ double policy_predict(const struct policy_calibration *calibration,
 		      int strategy, double cold_fraction);
 
 /*
+ * The candidates to time on the trial frames of a node running
+ * node->strategy (a bit per strategy, kernel's never: its frames are the
+ * reference frames): the allowed strategies ordered by the calibration
+ * (cold cost, then hot), TrialCandidates of them while exploring; once the
+ * node's own cost has held steady for TrialSettle intervals, only the one
+ * measured closest to winning. A shift of the cost widens it again. 0 when
+ * TrialCandidates is 0.
+ */
+unsigned int policy_trials(const struct policy_config *config,
+			   unsigned int allowed, bool counted,
+			   const struct policy_calibration *calibration,
+			   const struct policy_node *node);
+
+/*
  * The stages of one interval, each pure but for the node state it names.
  *
  * observe: what the interval measured, judged against MinSamples.
@@ -234,6 +296,8 @@ struct policy_observation {
 	bool measured;			/* enough timed clears of the strategy */
 	double ns_per_page;		/* their mean */
 	bool referenced;		/* enough reference clears */
+	bool trials;			/* the module runs trials, and the
+					 * config wants them: compare decides */
 	int ref_strategy;		/* what they ran: the kernel's routine */
 	double ref_ns_per_page;
 	double user_misses_per_page;	/* -1: not counted */
@@ -264,6 +328,20 @@ enum policy_confirm policy_confirm(const struct policy_config *config,
 				   int hot, struct policy_node *node,
 				   const struct policy_observation *obs,
 				   struct policy_decision *decision);
+
+/*
+ * compare: add the interval's trials to the candidates' windows, then
+ * MEASURED with @target and @gain (the window's mean) and @bound (less
+ * TrialConfidence standard errors) for the candidate with the largest mean
+ * gain whose window is full, whose mean exceeds TrialMargin and whose
+ * bound exceeds 0; else TRIALS_FILLING while no allowed candidate's window
+ * is full, NONE_CHEAPER otherwise.
+ */
+enum policy_reason policy_compare(const struct policy_config *config,
+				  unsigned int allowed,
+				  struct policy_node *node,
+				  const struct policy_sample *sample,
+				  int *target, double *gain, double *bound);
 
 /*
  * estimate: the cold fraction from where the strategy's cost lies between

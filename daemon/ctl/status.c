@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* clearpagectl status: a table per node, or JSON for scripts. */
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "../lib/savings-file.h"
@@ -93,6 +94,38 @@ static void print_table(const struct cp_node_info *n, bool calibration_only)
 						    be->reference_pages));
 	}
 	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+		const struct cp_backend_info *be = &n->backend[b];
+		const char *sep = ":";
+		char now[96] = "";
+		bool timed = false;
+
+		for (i = 0; i < n->nr_strategies; i++) {
+			const struct cp_strategy_info *s = &n->strategies[i];
+
+			timed |= s->trial_pages[b] > 0;
+			if (be->trials & (1U << s->strategy))
+				snprintf(now + strlen(now), sizeof(now) - strlen(now),
+					 "%s%s", now[0] ? " " : "",
+					 cp_strategy_name(s->strategy));
+		}
+		if (!timed && !be->trials)
+			continue;
+		printf("  %s trial frames (candidates now: %s)", cp_backend_name(b),
+		       now[0] ? now : "none");
+		for (i = 0; i < n->nr_strategies; i++) {
+			const struct cp_strategy_info *s = &n->strategies[i];
+
+			if (!s->trial_pages[b])
+				continue;
+			printf("%s %s %llu, %llu ns/page", sep,
+			       cp_strategy_name(s->strategy),
+			       (unsigned long long)s->trial_pages[b],
+			       (unsigned long long)(s->trial_ns[b] / s->trial_pages[b]));
+			sep = ";";
+		}
+		printf("\n");
+	}
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
 		const struct cp_savings *v = savings_of(n->node, b);
 		char since[64];
 		time_t t;
@@ -124,7 +157,7 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 			printf("%s\"%s\":{\"strategy\":\"%s\",\"pinned\":%s,"
 			       "\"source\":\"%s\",\"last_change\":\"%s\","
 			       "\"last_change_ns\":%llu,\"reference_pages\":%llu,"
-			       "\"reference_sample_ns\":%llu}",
+			       "\"reference_sample_ns\":%llu,\"trials\":[",
 			       b ? "," : "", cp_backend_name(b),
 			       cp_strategy_name(be->strategy),
 			       be->pinned ? "true" : "false",
@@ -132,6 +165,11 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 			       (unsigned long long)be->last_change_ns,
 			       (unsigned long long)be->reference_pages,
 			       (unsigned long long)be->reference_sample_ns);
+			for (i = 1; i < CLEARPAGE_STRATEGY_COUNT; i++)
+				if (be->trials & (1U << i))
+					printf("%s\"%s\"", be->trials & ((1U << i) - 1) ?
+					       "," : "", cp_strategy_name(i));
+			printf("]}");
 		}
 		printf("}");
 	}
@@ -150,6 +188,13 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 			       (unsigned long long)s->samples[b],
 			       cp_backend_name(b),
 			       (unsigned long long)s->sample_ns[b]);
+		for (b = 0; !calibration_only && s->strategy &&
+			    b < CLEARPAGE_BACKEND_COUNT; b++)
+			printf(",\"trial_pages_%s\":%llu,\"trial_ns_%s\":%llu",
+			       cp_backend_name(b),
+			       (unsigned long long)s->trial_pages[b],
+			       cp_backend_name(b),
+			       (unsigned long long)s->trial_ns[b]);
 		if (!calibration_only)
 			printf(",\"ranges_huge\":%llu",
 			       (unsigned long long)s->ranges_huge);

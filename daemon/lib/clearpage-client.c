@@ -183,6 +183,19 @@ struct nl_msg *cp_msg_set_pinned(int family, uint32_t node, int backend,
 	return msg;
 }
 
+struct nl_msg *cp_msg_set_trials(int family, uint32_t node, int backend,
+				 uint32_t trials)
+{
+	struct nl_msg *msg = msg_backend(family, CLEARPAGE_CMD_SET_TRIALS,
+					 node, backend);
+
+	if (msg && nla_put_u32(msg, CLEARPAGE_A_TRIALS, trials) < 0) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
 /* Types and sizes the kernel sends; anything else fails the parse. */
 static struct nla_policy node_policy[CLEARPAGE_A_MAX + 1] = {
 	[CLEARPAGE_A_NODE] = { .type = NLA_U32 },
@@ -196,6 +209,7 @@ static struct nla_policy node_policy[CLEARPAGE_A_MAX + 1] = {
 	[CLEARPAGE_A_LATENCY] = { .type = NLA_NESTED },
 	[CLEARPAGE_A_BACKEND] = { .type = NLA_U8 },
 	[CLEARPAGE_A_BACKENDS] = { .type = NLA_NESTED },
+	[CLEARPAGE_A_TRIALS] = { .type = NLA_U32 },
 };
 
 static struct nla_policy backend_policy[CLEARPAGE_B_MAX + 1] = {
@@ -206,6 +220,7 @@ static struct nla_policy backend_policy[CLEARPAGE_B_MAX + 1] = {
 	[CLEARPAGE_B_LAST_CHANGE_NS] = { .type = NLA_U64 },
 	[CLEARPAGE_B_REFERENCE_PAGES] = { .type = NLA_U64 },
 	[CLEARPAGE_B_REFERENCE_SAMPLE_NS] = { .type = NLA_U64 },
+	[CLEARPAGE_B_TRIALS] = { .type = NLA_U32 },
 };
 
 static struct nla_policy strategy_policy[CLEARPAGE_S_MAX + 1] = {
@@ -221,6 +236,10 @@ static struct nla_policy strategy_policy[CLEARPAGE_S_MAX + 1] = {
 	[CLEARPAGE_S_COLD_NS_4K] = { .type = NLA_U32 },
 	[CLEARPAGE_S_HOT_NS_HUGE] = { .type = NLA_U32 },
 	[CLEARPAGE_S_COLD_NS_HUGE] = { .type = NLA_U32 },
+	[CLEARPAGE_S_TRIAL_PAGES_4K] = { .type = NLA_U64 },
+	[CLEARPAGE_S_TRIAL_NS_4K] = { .type = NLA_U64 },
+	[CLEARPAGE_S_TRIAL_PAGES_HUGE] = { .type = NLA_U64 },
+	[CLEARPAGE_S_TRIAL_NS_HUGE] = { .type = NLA_U64 },
 };
 
 static uint64_t get_u64(struct nlattr *attr)
@@ -256,6 +275,10 @@ static int parse_strategy_entry(struct nlattr *entry,
 	s->sample_ns[k4] = get_u64(tb[CLEARPAGE_S_SAMPLE_NS_4K]);
 	s->samples[huge] = get_u64(tb[CLEARPAGE_S_SAMPLES_HUGE]);
 	s->sample_ns[huge] = get_u64(tb[CLEARPAGE_S_SAMPLE_NS_HUGE]);
+	s->trial_pages[k4] = get_u64(tb[CLEARPAGE_S_TRIAL_PAGES_4K]);
+	s->trial_ns[k4] = get_u64(tb[CLEARPAGE_S_TRIAL_NS_4K]);
+	s->trial_pages[huge] = get_u64(tb[CLEARPAGE_S_TRIAL_PAGES_HUGE]);
+	s->trial_ns[huge] = get_u64(tb[CLEARPAGE_S_TRIAL_NS_HUGE]);
 	if (tb[CLEARPAGE_S_HOT_NS_4K] && tb[CLEARPAGE_S_COLD_NS_4K] &&
 	    tb[CLEARPAGE_S_HOT_NS_HUGE] && tb[CLEARPAGE_S_COLD_NS_HUGE]) {
 		s->has_calibration = true;
@@ -290,6 +313,8 @@ static int parse_backend_entry(struct nlattr *entry,
 	b->last_change_ns = get_u64(tb[CLEARPAGE_B_LAST_CHANGE_NS]);
 	b->reference_pages = get_u64(tb[CLEARPAGE_B_REFERENCE_PAGES]);
 	b->reference_sample_ns = get_u64(tb[CLEARPAGE_B_REFERENCE_SAMPLE_NS]);
+	b->has_trials = tb[CLEARPAGE_B_TRIALS] != NULL;
+	b->trials = b->has_trials ? nla_get_u32(tb[CLEARPAGE_B_TRIALS]) : 0;
 	return 0;
 }
 
@@ -578,6 +603,16 @@ int cp_set_pinned(struct cp_client *client, uint32_t node, int backend,
 {
 	int n = transact(client, cp_msg_set_pinned(client->family, node,
 						   backend, pinned),
+			 NULL, 0);
+
+	return n < 0 ? n : 0;
+}
+
+int cp_set_trials(struct cp_client *client, uint32_t node, int backend,
+		  uint32_t trials)
+{
+	int n = transact(client, cp_msg_set_trials(client->family, node,
+						   backend, trials),
 			 NULL, 0);
 
 	return n < 0 ? n : 0;

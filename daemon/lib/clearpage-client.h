@@ -31,6 +31,9 @@ struct cp_strategy_info {
 	uint64_t sample_ns[CLEARPAGE_BACKEND_COUNT];
 	/* Range operations of the huge backend (one per chunk). */
 	uint64_t ranges_huge;
+	/* Trial frames cleared with this strategy as a candidate, all timed. */
+	uint64_t trial_pages[CLEARPAGE_BACKEND_COUNT];
+	uint64_t trial_ns[CLEARPAGE_BACKEND_COUNT];
 	bool has_calibration;
 	uint32_t hot_ns[CLEARPAGE_BACKEND_COUNT];
 	uint32_t cold_ns[CLEARPAGE_BACKEND_COUNT];
@@ -45,6 +48,9 @@ struct cp_backend_info {
 	/* Reference frames: kernel clears timed beside movnti/clzero. */
 	uint64_t reference_pages;
 	uint64_t reference_sample_ns;
+	/* Candidates timed on trial frames: a bit per strategy. */
+	bool has_trials;		/* the module runs trials (0.3) */
+	uint32_t trials;
 };
 
 struct cp_node_info {
@@ -86,6 +92,9 @@ int cp_set_strategy(struct cp_client *client, uint32_t node, int backend,
 		    int strategy, int source);
 int cp_set_pinned(struct cp_client *client, uint32_t node, int backend,
 		  bool pinned);
+/* The candidates of @backend's trial frames, a bit per strategy; 0: none. */
+int cp_set_trials(struct cp_client *client, uint32_t node, int backend,
+		  uint32_t trials);
 int cp_calibrate(struct cp_client *client, uint32_t node,
 		 struct cp_node_info *info);
 
@@ -104,6 +113,8 @@ struct nl_msg *cp_msg_set_strategy(int family, uint32_t node, int backend,
 				   int strategy, int source);
 struct nl_msg *cp_msg_set_pinned(int family, uint32_t node, int backend,
 				 bool pinned);
+struct nl_msg *cp_msg_set_trials(int family, uint32_t node, int backend,
+				 uint32_t trials);
 struct nl_msg *cp_msg_node(int family, uint8_t cmd, uint32_t node);
 int cp_parse_node(struct nlmsghdr *nlh, struct cp_node_info *info);
 /* -ENOMSG: a message of another command; -EINVAL: malformed. */

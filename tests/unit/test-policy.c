@@ -625,6 +625,253 @@ static void test_stages(void)
 	      "confirm: 150 ns but 64 more user misses a page at 5.3 ns each: revert, misses");
 }
 
+/*
+ * Trials. Live costs, ns per 4 KiB, of cold 2 MiB folios on an AMD EPYC
+ * Zen 5 guest (DESIGN.md: the memory regime table), and of hot ones:
+ * kernel, rep_stosb, rep_stosq, movq, movnti, clzero.
+ */
+static const double live_burst[] = { 193, 90, 92, 135, 151, 62 };
+static const double live_sustained[] = { 212, 225, 226, 240, 336, 113 };
+static const double live_loaded[] = { 255, 260, 262, 300, 459, 228 };
+static const double live_hot[] = { 38, 30, 31, 62, 185, 150 };
+/* rep_stosb and rep_stosq alike (ERMS): a tie, for the noise test. */
+static const double live_tie[] = { 200, 100, 100, 180, 300, 250 };
+
+/* Zen 5, burst calibration (the huge backend's, ranges). */
+static void zen5_calibration(struct policy_calibration *c)
+{
+	static const double hot[] = { 38, 30, 31, 62, 185, 150 };
+	int s;
+
+	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		c->valid[s] = true;
+		c->hot_ns[s] = hot[s];
+		c->cold_ns[s] = live_burst[s];
+	}
+}
+
+struct trial_run {
+	struct policy_config config;
+	struct policy_calibration calibration;
+	unsigned int allowed;
+	struct policy_node node;
+	unsigned int trials;
+	int switches, reverts, last_switch;
+	enum policy_reason last_reason;
+	double last_gain, last_bound;
+};
+
+static void trial_run_init(struct trial_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	policy_config_defaults(&r->config);
+	r->config.non_temporal = POLICY_NT_YES;
+	zen5_calibration(&r->calibration);
+	r->allowed = 0x3f;
+	policy_node_init(&r->node, CLEARPAGE_STRATEGY_KERNEL);
+	r->last_switch = -1;
+}
+
+/*
+ * One interval where strategy s costs @live[s] (times 1 + relative noise
+ * of @noise): the strategy's own clears, its reference frames (the
+ * kernel's) and the trial frames of the candidates policy_trials() named,
+ * as the module would time them.
+ */
+static void trial_interval(struct trial_run *r, int i, const double *live,
+			   double noise_frac, double outlier)
+{
+	struct policy_sample sample = { .samples = 64, .pages = 4096,
+					.trials = true };
+	struct policy_decision d;
+	int cur = r->node.strategy, s;
+
+	r->trials = policy_trials(&r->config, r->allowed, false,
+				  &r->calibration, &r->node);
+	sample.ns_per_page = live[cur] * (1 + noise(i, noise_frac));
+	if (cur != CLEARPAGE_STRATEGY_KERNEL) {
+		sample.ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
+		sample.ref_samples = 128;
+		sample.ref_ns_per_page = live[0] * (1 + noise(i + 11, noise_frac));
+	}
+	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		if (!(r->trials & (1U << s)))
+			continue;
+		sample.trial_samples[s] = 64;
+		sample.trial_ns_per_page[s] = live[s] *
+					      (1 + noise(i + 3 * s, noise_frac));
+		/* One interval's trial ten times too cheap: a timer glitch. */
+		if (outlier && s == CLEARPAGE_STRATEGY_MOVQ)
+			sample.trial_ns_per_page[s] /= outlier;
+	}
+	policy_step(&r->config, r->allowed, &r->calibration, &r->node, &sample,
+		    false, &d);
+	if (verbose)
+		printf("  interval %3d  %-9s %6.0f ns  trials %#x  %s%s  (%s, gain %.3f)\n",
+		       i, names[cur], sample.ns_per_page, r->trials,
+		       d.action == POLICY_HOLD ? "hold" : "switch -> ",
+		       d.action == POLICY_HOLD ? "" : names[d.to], d.reason,
+		       d.predicted_gain);
+	r->last_reason = d.reason_id;
+	if (d.action == POLICY_HOLD)
+		return;
+	r->last_gain = d.predicted_gain;
+	r->last_bound = d.gain_bound;
+	policy_applied(&r->config, &r->node, &d);
+	if (d.action == POLICY_SWITCH)
+		r->switches++;
+	else
+		r->reverts++;
+	r->last_switch = i;
+}
+
+static void test_trials_pick(void)
+{
+	struct trial_run r;
+	unsigned int t;
+
+	trial_run_init(&r);
+	t = policy_trials(&r.config, r.allowed, false, &r.calibration, &r.node);
+	CHECK(t == (1U << CLEARPAGE_STRATEGY_CLZERO | 1U << CLEARPAGE_STRATEGY_REP_STOSB),
+	      "trials: the two candidates the burst calibration ranks first on cold folios, clzero and rep_stosb, never kernel (%#x)", t);
+	r.config.non_temporal = POLICY_NT_AUTO;
+	t = policy_trials(&r.config, r.allowed, false, &r.calibration, &r.node);
+	CHECK(t == (1U << CLEARPAGE_STRATEGY_REP_STOSB | 1U << CLEARPAGE_STRATEGY_REP_STOSQ),
+	      "trials: NonTemporal=auto without counters leaves clzero and movnti out (%#x)", t);
+	t = policy_trials(&r.config, r.allowed, true, &r.calibration, &r.node);
+	CHECK(t == (1U << CLEARPAGE_STRATEGY_CLZERO | 1U << CLEARPAGE_STRATEGY_REP_STOSB),
+	      "trials: ... and takes them where the PMU counts (%#x)", t);
+	r.config.non_temporal = POLICY_NT_YES;
+	r.node.strategy = CLEARPAGE_STRATEGY_CLZERO;
+	r.config.trial_candidates = 3;
+	t = policy_trials(&r.config, r.allowed, false, &r.calibration, &r.node);
+	CHECK(t == (1U << CLEARPAGE_STRATEGY_REP_STOSB | 1U << CLEARPAGE_STRATEGY_REP_STOSQ |
+		    1U << CLEARPAGE_STRATEGY_MOVQ),
+	      "trials: TrialCandidates=3, never the current strategy (%#x)", t);
+	r.config.trial_candidates = 0;
+	CHECK(policy_trials(&r.config, r.allowed, false, &r.calibration, &r.node) == 0,
+	      "trials: TrialCandidates=0, none");
+}
+
+/* Each regime alone: the measured choice, and no flapping in it. */
+static void test_trials_regimes(void)
+{
+	static const struct {
+		const char *name;
+		const double *live;
+		int best;
+	} regimes[] = {
+		{ "burst", live_burst, CLEARPAGE_STRATEGY_CLZERO },
+		{ "sustained", live_sustained, CLEARPAGE_STRATEGY_CLZERO },
+		{ "loaded", live_loaded, CLEARPAGE_STRATEGY_CLZERO },
+		{ "hot", live_hot, CLEARPAGE_STRATEGY_REP_STOSB },
+	};
+
+	for (unsigned int k = 0; k < sizeof(regimes) / sizeof(regimes[0]); k++) {
+		struct trial_run r;
+		int i;
+
+		printf("trials, %s regime: 200 intervals from kernel, 5%% noise\n",
+		       regimes[k].name);
+		trial_run_init(&r);
+		for (i = 0; i < 200; i++)
+			trial_interval(&r, i, regimes[k].live, 0.05, 0);
+		CHECK(r.node.strategy == regimes[k].best && r.switches == 1 &&
+		      r.reverts == 0 && r.last_switch == 9,
+		      "%s: one switch, to %s, once the first window of 10 is full (interval %d); %d switches, %d reverts",
+		      regimes[k].name, names[regimes[k].best], r.last_switch,
+		      r.switches, r.reverts);
+	}
+}
+
+/* The choice follows the regime: burst, sustained, loaded, hot, sustained. */
+static void test_trials_phases(void)
+{
+	static const double *const phases[] = { live_burst, live_sustained,
+						 live_loaded, live_hot,
+						 live_sustained };
+	struct trial_run r;
+	int i, on_best = 0, changes = 0;
+
+	printf("trials across regimes: 5 phases of 60 intervals, 5%% noise\n");
+	trial_run_init(&r);
+	for (i = 0; i < 300; i++) {
+		const double *live = phases[i / 60];
+		int best = live == live_hot ? CLEARPAGE_STRATEGY_REP_STOSB :
+					      CLEARPAGE_STRATEGY_CLZERO;
+		int before = r.switches;
+
+		trial_interval(&r, i, live, 0.05, 0);
+		on_best += r.node.strategy == best;
+		changes += r.switches != before;
+	}
+	CHECK(r.switches == 3 && r.reverts == 0,
+	      "a switch only where the best strategy changes: to clzero, to rep_stosb in the hot phase, back to clzero (%d switches, %d reverts)",
+	      r.switches, r.reverts);
+	CHECK(on_best >= 300 - 3 * 15,
+	      "on the best strategy %d of 300 intervals (each change costs at most a window and the rate limit)",
+	      on_best);
+	CHECK(r.node.strategy == CLEARPAGE_STRATEGY_CLZERO, "ends on clzero");
+}
+
+static void test_trials_noise(void)
+{
+	struct trial_run r;
+	int i;
+
+	printf("trials, a tie under 15%% noise and outliers\n");
+	trial_run_init(&r);
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	r.config.trial_candidates = 3;
+	for (i = 0; i < 300; i++)
+		trial_interval(&r, i, live_tie, 0.15, i % 37 == 5 ? 10 : 0);
+	CHECK(r.switches == 0 && r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB,
+	      "rep_stosb and rep_stosq cost the same: no switch in 300 noisy intervals, one trial in 37 ten times too cheap (%d switches)",
+	      r.switches);
+}
+
+static void test_trials_stages(void)
+{
+	struct policy_config config;
+	struct policy_node node;
+	struct policy_sample sample = { .samples = 64, .ns_per_page = 200,
+					.trials = true };
+	double gain, bound;
+	int target, i;
+
+	policy_config_defaults(&config);
+	config.non_temporal = POLICY_NT_YES;
+	policy_node_init(&node, CLEARPAGE_STRATEGY_KERNEL);
+	sample.trial_samples[CLEARPAGE_STRATEGY_CLZERO] = 64;
+	for (i = 0; i < 9; i++) {
+		sample.trial_ns_per_page[CLEARPAGE_STRATEGY_CLZERO] = 100 + i;
+		CHECK(policy_compare(&config, 0x3f, &node, &sample, &target, &gain,
+				     &bound) == POLICY_R_TRIALS_FILLING,
+		      "compare: interval %d of a window of 10, filling", i + 1);
+	}
+	sample.trial_ns_per_page[CLEARPAGE_STRATEGY_CLZERO] = 109;
+	CHECK(policy_compare(&config, 0x3f, &node, &sample, &target, &gain,
+			     &bound) == POLICY_R_MEASURED &&
+	      target == CLEARPAGE_STRATEGY_CLZERO &&
+	      fabs(gain - (200 - 104.5) / 200) < 1e-9 && bound > 0 && bound < gain,
+	      "compare: the window full, clzero measured at 100..109 against 200: gain %.4f (the mean without the extremes), bound %.4f",
+	      gain, bound);
+	CHECK(policy_compare(&config, 0x3f & ~(1U << CLEARPAGE_STRATEGY_CLZERO),
+			     &node, &sample, &target, &gain, &bound) ==
+	      POLICY_R_TRIALS_FILLING && target == CLEARPAGE_STRATEGY_KERNEL,
+	      "compare: clzero no longer allowed: no allowed candidate measured, no target");
+	config.trial_margin = 0.5;
+	CHECK(policy_compare(&config, 0x3f, &node, &sample, &target, &gain,
+			     &bound) == POLICY_R_NONE_CHEAPER,
+	      "compare: a gain of 0.48 is below TrialMargin=0.5");
+	config.trial_margin = 0.03;
+	sample.trial_samples[CLEARPAGE_STRATEGY_CLZERO] = 0;
+	CHECK(policy_compare(&config, 0x3f, &node, &sample, &target, &gain,
+			     &bound) == POLICY_R_TRIALS_FILLING &&
+	      node.trial[CLEARPAGE_STRATEGY_CLZERO].used == 0,
+	      "compare: a candidate no longer timed loses its window");
+}
+
 int main(int argc, char **argv)
 {
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
@@ -640,5 +887,10 @@ int main(int argc, char **argv)
 	test_counters();
 	test_non_temporal_auto();
 	test_degenerate();
+	test_trials_pick();
+	test_trials_stages();
+	test_trials_regimes();
+	test_trials_phases();
+	test_trials_noise();
 	return check_summary();
 }

@@ -25,9 +25,10 @@ info "calibration node0 4k: $(tr '\n' ';' < $CP/node0/calibration_4k)"
 info "calibration node0 huge: $(tr '\n' ';' < $CP/node0/calibration_huge)"
 
 mkdir -p /tmp/metrics
-# ColdStrategy=kernel: the policy holds (no hot/cold pair), so only the
-# baseline acts, and the savings stay still once node 0 is on kernel.
-printf '[Daemon]\nInterval=0.2\nMetricsFile=%s\n[CPU]\nAllowUnlistedCPU=yes\n[Policy]\nColdStrategy=kernel\n[Baseline]\nSlowerWindow=2\nSummaryInterval=2\n' \
+# ColdStrategy=kernel and no trials: the policy holds (no hot/cold pair),
+# so only the baseline acts, and the savings stay still once node 0 is on
+# kernel.
+printf '[Daemon]\nInterval=0.2\nMetricsFile=%s\n[CPU]\nAllowUnlistedCPU=yes\n[Policy]\nColdStrategy=kernel\nTrialCandidates=0\n[Baseline]\nSlowerWindow=2\nSummaryInterval=2\n' \
 	"$PROM" > /etc/clearpaged.conf
 # Node 0: rep_stosb on both backends, set by an administrator and unpinned
 # (handed to clearpaged). Node 1: rep_stosb on 4k, pinned.

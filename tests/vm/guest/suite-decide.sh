@@ -5,9 +5,15 @@
 # daemon must switch both backends of both nodes to movnti through netlink
 # and confirm; on the 4k backend the reference frames keep saying cold, so
 # it stays without probing; without them it probes rep_stosb and reverts.
-# Then: an administrator's pin made while it runs is respected, CPU hotplug
-# is noticed, SIGTERM returns what it set to kernel, and a dry run changes
-# nothing while it says what it would do, also after a reload.
+# That is the policy without trials (TrialCandidates=0: the model from the
+# calibration). Then: an administrator's pin made while it runs is
+# respected, CPU hotplug is noticed, SIGTERM returns what it set to kernel,
+# and a dry run changes nothing while it says what it would do, also after
+# a reload. Last, with trials (the default): the test build reports a fixed
+# cost per strategy for every timed clear (test_cost_ns), movnti the
+# cheapest, so the daemon must time its candidates on trial frames, counted
+# per candidate, switch every backend to movnti from them, and end the
+# trials when it stops.
 DLOG=/tmp/clearpaged.log
 
 # json_field NODE BACKEND FIELD: a string field of the backend's state.
@@ -39,7 +45,7 @@ done
 
 mkdir -p /etc/clearpaged.conf.d
 # NonTemporal=yes: the emulated CPU has no PMU to watch movnti's misses.
-printf '[Daemon]\nInterval=0.2\nLogLevel=debug\n[CPU]\nAllowUnlistedCPU=yes\n[Policy]\nProbeIntervals=15\nNonTemporal=yes\n' \
+printf '[Daemon]\nInterval=0.2\nLogLevel=debug\n[CPU]\nAllowUnlistedCPU=yes\n[Policy]\nProbeIntervals=15\nNonTemporal=yes\nTrialCandidates=0\n' \
 	> /etc/clearpaged.conf
 # Pages to clear on both nodes, all the time: transparent huge pages, which
 # go through the huge backend whatever its strategy, and 4 KiB pages, which
@@ -145,6 +151,63 @@ check "after the reload the dry run still changes nothing" test "$(state)" = "$s
 check "and it logged no real switch" sh -c "! grep -q ': switched ' $DLOG"
 kill -TERM $dry
 wait $dry
+
+# Trials. Every backend starts on kernel, unpinned; every strategy costs
+# 400 ns a page but movnti, 100 (ids: kernel rep_stosb rep_stosq movq
+# movnti clzero). trial_shift=3: candidates own 1 frame (folio position) in
+# 8 each, so the few dozen folios the THP loads recycle include some.
+DLOG=/tmp/trials.log
+clearpagectl set all kernel
+clearpagectl unpin all
+echo 400,400,400,400,100,400 > /sys/module/clearpage/parameters/test_cost_ns
+echo 3 > /sys/module/clearpage/parameters/trial_shift
+cptest fault --kind thp --node 0 --mb 64 --seconds 600 >/tmp/load4 2>&1 &
+load4=$!
+cptest fault --kind thp --node 1 --mb 64 --seconds 600 >/tmp/load5 2>&1 &
+load5=$!
+printf '[Daemon]\nInterval=0.2\nLogLevel=debug\n[CPU]\nAllowUnlistedCPU=yes\n[Policy]\nNonTemporal=yes\n' \
+	> /etc/clearpaged.conf
+clearpaged >$DLOG 2>&1 &
+daemon=$!
+check "trials: attaches" wait_log "attached to the clearpage module"
+check "trials: the daemon names candidates for every backend" \
+	wait_log "node [01] [a-z0-9]*: trials 0x" 4 30
+candidates=""
+for n in 0 1; do
+	for b in 4k huge; do
+		t=$(cat $CP/node$n/trials_$b)
+		candidates="$candidates $n/$b:$(echo $t | tr ' ' ,)"
+		check "trials: node $n $b times movnti among its candidates ($t)" \
+			sh -c "echo '$t' | grep -qw movnti"
+	done
+done
+for n in 0 1; do
+	for b in 4k huge; do
+		check "trials: node $n $b switched kernel -> movnti, measured cheaper on trial frames" \
+			wait_log "node $n $b: switched kernel -> movnti: measured cheaper on trial frames" 1 60
+	done
+done
+[ $failed = 0 ] || info "trials log so far: $(grep -v ' samples, ' $DLOG | tail -n 20 | tr '\n' '|')"
+for c in $candidates; do
+	nb=${c%%:*}
+	for s in $(echo ${c#*:} | tr , ' '); do
+		check "trials: node ${nb%/*} ${nb#*/}: trial frames of $s counted ($(stat_value ${nb%/*} trial_pages_${nb#*/}_$s) pages)" \
+			test "$(stat_value ${nb%/*} trial_pages_${nb#*/}_$s)" -gt 0
+	done
+done
+check "trials: on movnti, the candidates are others (node 0 huge: $(cat $CP/node0/trials_huge))" \
+	sh -c "! grep -qw movnti $CP/node0/trials_huge"
+info "node0 trials: $(grep -E '^trial_' $CP/node0/stats | awk '$2 > 0' | tr '\n' ' ')"
+kill -TERM $daemon
+wait $daemon
+check "trials: SIGTERM stops it cleanly (exit 0)" test $? -eq 0
+check "trials end with the daemon" \
+	test "$(cat $CP/node0/trials_4k $CP/node0/trials_huge $CP/node1/trials_4k $CP/node1/trials_huge | tr '\n' ' ')" = "none none none none "
+kill -TERM $load4 $load5
+wait $load4 $load5
+for l in 4 5; do
+	check "the trials' load saw only zeroed pages ($(cat /tmp/load$l | tr '\n' ' '))" grep -q "nonzero=0" /tmp/load$l
+done
 kill -TERM $load0 $load1 $load2 $load3
 wait $load0 $load1 $load2 $load3
 for l in 0 1 2 3; do
