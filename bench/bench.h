@@ -98,6 +98,17 @@ int bench_parse_uint(const char *text, const char *what, unsigned long max,
 void *bench_map(size_t bytes, int node, bool populate, bool huge);
 void bench_unmap(void *p, size_t bytes);
 int bench_bind_cpu(int cpu);
+
+/*
+ * The loaded regime: a thread on @cpu writes and reads a buffer of @bytes
+ * (far larger than the last-level cache) over and over, a memory-bandwidth
+ * load beside the measurement, until bench_load_stop(). NULL on failure
+ * (said on stderr).
+ */
+struct bench_load;
+struct bench_load *bench_load_start(int cpu, size_t bytes);
+/* Stop it; the bytes it moved per second, on average. */
+double bench_load_stop(struct bench_load *load);
 int bench_bind_node(void *p, size_t bytes, int node);
 /*
  * Read one word of every line of [p, p + bytes), as an application touching

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* clearpage-bench: shared helpers; see bench.h. */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,6 +276,77 @@ int bench_bind_cpu(int cpu)
 		return -errno;
 	}
 	return 0;
+}
+
+struct bench_load {
+	pthread_t thread;
+	int cpu;
+	size_t bytes;
+	char *buf;
+	atomic_bool stop;
+	uint64_t moved;			/* bytes written and read */
+	uint64_t start_ns, end_ns;
+	volatile uint64_t sink;
+};
+
+static void *load_run(void *arg)
+{
+	struct bench_load *load = arg;
+	cpu_set_t set;
+	uint64_t sum = 0;
+	unsigned char v = 1;
+
+	CPU_ZERO(&set);
+	CPU_SET(load->cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	while (!atomic_load_explicit(&load->stop, memory_order_relaxed)) {
+		memset(load->buf, v++, load->bytes);
+		for (size_t i = 0; i < load->bytes; i += 64)
+			sum += (unsigned char)load->buf[i];
+		load->moved += 2 * load->bytes;
+	}
+	load->sink = sum;
+	return NULL;
+}
+
+struct bench_load *bench_load_start(int cpu, size_t bytes)
+{
+	struct bench_load *load = calloc(1, sizeof(*load));
+	int err;
+
+	if (!load)
+		return NULL;
+	load->cpu = cpu;
+	load->bytes = bytes;
+	load->buf = bench_map(bytes, -1, true, false);
+	if (!load->buf) {
+		free(load);
+		return NULL;
+	}
+	load->start_ns = bench_now_ns();
+	err = pthread_create(&load->thread, NULL, load_run, load);
+	if (err) {
+		bench_error("cannot start the load on CPU %d: %s", cpu, strerror(err));
+		bench_unmap(load->buf, bytes);
+		free(load);
+		return NULL;
+	}
+	return load;
+}
+
+double bench_load_stop(struct bench_load *load)
+{
+	double rate;
+
+	if (!load)
+		return 0;
+	atomic_store(&load->stop, true);
+	pthread_join(load->thread, NULL);
+	load->end_ns = bench_now_ns();
+	rate = load->moved / ((load->end_ns - load->start_ns) / 1e9);
+	bench_unmap(load->buf, load->bytes);
+	free(load);
+	return rate;
 }
 
 int bench_bind_node(void *p, size_t bytes, int node)

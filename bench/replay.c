@@ -56,6 +56,7 @@ struct replay {
 	int nr_phases;
 	unsigned int nr_intervals;
 	unsigned long pages, hot_pages, sample_every, reference_every;
+	unsigned long trial_every;	/* 0: no trials, the model decides */
 	bool huge;			/* --backend huge */
 	/*
 	 * huge: the module's "kernel" (its kernel strategy, reference clears
@@ -80,10 +81,18 @@ struct replay {
 		int strategy;
 		double cold_fraction;
 		double ns_per_page;
+		unsigned int trials;
+		double gain;
 		enum policy_action action;
 		const char *reason;
 	} *timeline;
 	unsigned int switches, reverts;
+	/*
+	 * The cost of knowing, last repeat of the adaptive arm: what the
+	 * reference and trial clears took beyond the current strategy's cost
+	 * for the same pages, and the time of all clears.
+	 */
+	double knowing_ns, clear_ns;
 };
 
 static void usage(FILE *f)
@@ -94,7 +103,7 @@ static void usage(FILE *f)
 		"                              [--touch none|line|page|folio]\n"
 		"                              [--hot-pages N] [--cold-mb M] [--repeats R]\n"
 		"                              [--sample-every N] [--reference-every N]\n"
-		"                              [--kernel 6.x|7.x]\n"
+		"                              [--kernel 6.x|7.x] [--trial-every N] [--load CPU]\n"
 		"                              [--config FILE] [--cpu C] [--node N] [--out DIR]\n"
 		"  --backend         4k: single pages, as 4 KiB faults clear them (default);\n"
 		"                    huge: 2 MiB folios, as the huge backend clears them\n"
@@ -114,6 +123,13 @@ static void usage(FILE *f)
 		"  --reference-every frames (one in N) cleared the kernel's own way while\n"
 		"                    any other strategy runs, the live baseline; 0: none,\n"
 		"                    the policy probes (default 32)\n"
+		"  --trial-every     frames (one in N per candidate) cleared with each\n"
+		"                    candidate the policy names, as the module's trial\n"
+		"                    frames (trial_shift=6: 64, the default); 0: no\n"
+		"                    trials, the policy decides from the calibration\n"
+		"  --load            the loaded regime: a memory-bandwidth load on this\n"
+		"                    CPU throughout (default none: the cold pool is\n"
+		"                    cleared back to back, the sustained regime)\n"
 		"  --kernel          huge: the kernel series replayed, whose clear the\n"
 		"                    module's kernel strategy and reference clears run:\n"
 		"                    6.x (the 4 KiB walk) or 7.x (extents); default: the\n"
@@ -290,6 +306,37 @@ static inline char *next_page(struct replay *r, bool cold, uint64_t *frame)
 	return r->cold_pool + *frame * unit_bytes;
 }
 
+/* What one interval cleared, as the module counts it. */
+struct interval_count {
+	uint64_t main_ticks, main_n;
+	uint64_t ref_ticks, ref_n;
+	uint64_t trial_ticks[CLEARPAGE_STRATEGY_COUNT];
+	uint64_t trial_n[CLEARPAGE_STRATEGY_COUNT];
+};
+
+/*
+ * The way the module clears @frame of a backend running @strategy with
+ * @trials: the kernel's for a reference frame, a candidate's for a trial
+ * frame (kmod/clear.c clearpage_measured_way()), -1 for any other.
+ */
+static int measured_way(const struct replay *r, int strategy,
+			unsigned int trials, uint64_t frame)
+{
+	uint64_t candidate;
+
+	if (r->reference_every && strategy != CLEARPAGE_STRATEGY_KERNEL &&
+	    frame % r->reference_every == 0)
+		return CLEARPAGE_STRATEGY_KERNEL;
+	if (!r->trial_every || !trials)
+		return -1;
+	candidate = frame % r->trial_every;
+	if (candidate == CLEARPAGE_STRATEGY_KERNEL ||
+	    candidate >= CLEARPAGE_STRATEGY_COUNT ||
+	    (int)candidate == strategy || !(trials & (1U << candidate)))
+		return -1;
+	return (int)candidate;
+}
+
 /*
  * One arm over the whole workload: total ns, and ns per phase in
  * @phase_ns. @arm is a strategy, or ADAPTIVE.
@@ -302,8 +349,10 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 	struct policy_counters now = { 0 }, prev;
 	bool have_prev = false;
 	double total = 0, ns_per_tick = bench_ns_per_tick();
-	unsigned int interval = 0;
+	unsigned int interval = 0, trials = 0;
 	int strategy = arm == ADAPTIVE ? r->hot : arm;
+	/* The module's sample sequence counts the strategy's own clears. */
+	uint64_t seq = 0;
 
 	policy_node_init(&node, strategy);
 	r->hot_cursor = 0;
@@ -311,46 +360,55 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 	bench_flush(r->hot_pool, r->hot_pages * BENCH_PAGE);
 	if (record)
 		r->switches = r->reverts = 0;
+	if (record)
+		r->knowing_ns = r->clear_ns = 0;
 	for (int ph = 0; ph < r->nr_phases; ph++) {
 		bool cold = r->phases[ph].cold;
 
 		phase_ns[ph] = 0;
 		for (unsigned int k = 0; k < r->phases[ph].intervals; k++, interval++) {
-			uint64_t main_ticks = 0, ref_ticks = 0, main_n = 0, ref_n = 0;
+			struct interval_count c = { 0 };
 			/*
 			 * Every arm is instrumented as the module instruments
 			 * every strategy (timed samples, reference frames
-			 * beside any strategy but kernel): only the choice
-			 * differs.
+			 * beside any strategy but kernel); the adaptive arm
+			 * also runs the trials its policy asks for, as
+			 * clearpaged has the module run them.
 			 */
-			bool refs = r->reference_every &&
-				    strategy > CLEARPAGE_STRATEGY_KERNEL &&
-				    strategy < CLEARPAGE_STRATEGY_COUNT;
 			struct policy_sample sample;
 			struct policy_decision d;
 			uint64_t t0 = bench_now_ns();
-			double ns;
+			double ns, own;
 
+			if (arm == ADAPTIVE)
+				trials = policy_trials(&r->config, r->allowed, false,
+						       &r->calibration, &node);
 			for (unsigned long p = 0; p < r->pages / r->unit_pages; p++) {
 				uint64_t frame;
 				char *page = next_page(r, cold, &frame);
+				int way = measured_way(r, strategy, trials, frame);
 
-				if (refs && frame % r->reference_every == 0) {
+				if (way >= 0) {
 					uint64_t c0 = bench_ticks();
 
-					/* The module's reference clear:
-					 * the kernel's own way. */
-					clear_unit(r, CLEARPAGE_STRATEGY_KERNEL, page);
-					ref_ticks += bench_ticks() - c0;
-					ref_n += r->unit_pages;
-				} else if (r->huge || p % r->sample_every == 0) {
+					/* A reference clear (the kernel's
+					 * own way) or a trial. */
+					clear_unit(r, way, page);
+					if (way == CLEARPAGE_STRATEGY_KERNEL) {
+						c.ref_ticks += bench_ticks() - c0;
+						c.ref_n += r->unit_pages;
+					} else {
+						c.trial_ticks[way] += bench_ticks() - c0;
+						c.trial_n[way] += r->unit_pages;
+					}
+				} else if (r->huge || seq++ % r->sample_every == 0) {
 					/* A folio's range is always timed
 					 * (it spans 2^sample_shift pages). */
 					uint64_t c0 = bench_ticks();
 
 					clear_unit(r, strategy, page);
-					main_ticks += bench_ticks() - c0;
-					main_n += r->unit_pages;
+					c.main_ticks += bench_ticks() - c0;
+					c.main_n += r->unit_pages;
 				} else {
 					clear_unit(r, strategy, page);
 				}
@@ -365,21 +423,35 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			/* Counted as the module counts, sampled as clearpaged
 			 * samples: the same builder turns them into the sample. */
 			now.strategy = strategy;
-			now.pages += r->pages - ref_n;
-			now.samples += main_n;
-			now.sample_ns += (uint64_t)(main_ticks * ns_per_tick);
-			now.ref_pages += ref_n;
-			now.ref_ns += (uint64_t)(ref_ticks * ns_per_tick);
+			now.pages += r->pages - c.ref_n;
+			now.samples += c.main_n;
+			now.sample_ns += (uint64_t)(c.main_ticks * ns_per_tick);
+			now.ref_pages += c.ref_n;
+			now.ref_ns += (uint64_t)(c.ref_ticks * ns_per_tick);
+			now.trials = r->trial_every != 0;
+			for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+				now.pages -= c.trial_n[s];
+				now.trial_pages[s] += c.trial_n[s];
+				now.trial_ns[s] += (uint64_t)(c.trial_ticks[s] * ns_per_tick);
+			}
 			policy_sample_build(&prev, have_prev, &now, &sample);
 			prev = now;
 			have_prev = true;
 			policy_step(&r->config, r->allowed, &r->calibration, &node,
 				    &sample, false, &d);
 			if (record) {
+				/* Beyond what the strategy's own clears cost. */
+				own = c.main_n ? c.main_ticks * ns_per_tick / c.main_n : 0;
+				r->knowing_ns += c.ref_ticks * ns_per_tick - own * c.ref_n;
+				for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+					r->knowing_ns += c.trial_ticks[s] * ns_per_tick -
+							 own * c.trial_n[s];
+				r->clear_ns += ns;
 				r->timeline[interval] = (struct timeline){
 					.phase = ph, .strategy = strategy,
 					.cold_fraction = d.cold_fraction,
 					.ns_per_page = sample.ns_per_page,
+					.trials = trials, .gain = d.predicted_gain,
 					.action = d.action, .reason = d.reason,
 				};
 				r->switches += d.action == POLICY_SWITCH;
@@ -420,14 +492,21 @@ static int write_timeline(struct replay *r, struct bench_out *out)
 		bench_error("cannot write %s: %s", path, strerror(errno));
 		return -errno;
 	}
-	fprintf(f, "interval,phase,strategy,strategy_index,cold_fraction,ns_per_page,action,reason\n");
+	fprintf(f, "interval,phase,strategy,strategy_index,cold_fraction,ns_per_page,trials,gain,action,reason\n");
 	for (unsigned int i = 0; i < r->nr_intervals; i++) {
 		struct timeline *t = &r->timeline[i];
+		char trials[64] = "";
 
-		fprintf(f, "%u,%s,%s,%d,%.3f,%.1f,%s,\"%s\"\n", i,
+		for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+			if (t->trials & (1U << s))
+				snprintf(trials + strlen(trials),
+					 sizeof(trials) - strlen(trials), "%s%s",
+					 trials[0] ? " " : "", bench_strategy_names[s]);
+		fprintf(f, "%u,%s,%s,%d,%.3f,%.1f,%s,%.4f,%s,\"%s\"\n", i,
 			r->phases[t->phase].cold ? "cold" : "hot",
 			bench_strategy_names[t->strategy], t->strategy,
 			t->cold_fraction, t->ns_per_page,
+			trials[0] ? trials : "none", t->gain,
 			t->action == POLICY_SWITCH ? "switch" :
 			t->action == POLICY_REVERT ? "revert" : "hold",
 			t->reason ? t->reason : "");
@@ -524,6 +603,8 @@ int bench_replay(int argc, char **argv)
 		{ "sample-every", required_argument, NULL, 's' },
 		{ "reference-every", required_argument, NULL, 'R' },
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "trial-every", required_argument, NULL, 'T' },
+		{ "load", required_argument, NULL, 'L' },
 		{ "config", required_argument, NULL, 'f' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "node", required_argument, NULL, 'n' },
@@ -537,6 +618,10 @@ int bench_replay(int argc, char **argv)
 	const char *workload = "mixed", *phases = NULL, *dir = "bench-results";
 	bool touch_given = false;
 	unsigned long repeats = 3, cold_mb = 0, cpu = ~0UL, node = ~0UL, v;
+	unsigned long load_cpu = ~0UL;
+	struct bench_load *load = NULL;
+	double load_rate = 0;
+	bool loaded;
 	int arms[BENCH_ARM_COUNT + 1], nr_arms = 0, opt, best = -1;
 	double *totals, *phase_ns, oracle_med, adaptive_med, best_med = 0;
 	double med[BENCH_ARM_COUNT + 1], lo, hi;
@@ -552,6 +637,7 @@ int bench_replay(int argc, char **argv)
 	r.unit_pages = 1;
 	r.sample_every = 64;
 	r.reference_every = 32;
+	r.trial_every = 64;
 	config_defaults(&daemon_config);
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
@@ -616,6 +702,20 @@ int bench_replay(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'T':
+			if (bench_parse_uint(optarg, "--trial-every", 1UL << 20,
+					     &r.trial_every))
+				return 2;
+			if (r.trial_every && r.trial_every < CLEARPAGE_STRATEGY_COUNT) {
+				bench_error("--trial-every: %lu leaves no frame of its own to every candidate (0, or %d and more)",
+					    r.trial_every, CLEARPAGE_STRATEGY_COUNT);
+				return 2;
+			}
+			break;
+		case 'L':
+			if (bench_parse_uint(optarg, "--load", 4095, &load_cpu))
+				return 2;
+			break;
 		case 'c':
 			if (bench_parse_uint(optarg, "--cpu", 4095, &cpu))
 				return 2;
@@ -638,6 +738,14 @@ int bench_replay(int argc, char **argv)
 	}
 	if (optind < argc) {
 		usage(stderr);
+		return 2;
+	}
+	if (load_cpu != ~0UL && cpu == ~0UL) {
+		bench_error("--load: pin the measurement with --cpu too, on another CPU");
+		return 2;
+	}
+	if (load_cpu != ~0UL && load_cpu == cpu) {
+		bench_error("--load: CPU %lu is the one measured (--cpu); name another", load_cpu);
 		return 2;
 	}
 	if (!r.kernel_arm)
@@ -688,6 +796,13 @@ int bench_replay(int argc, char **argv)
 		return 1;
 	}
 
+	if (load_cpu != ~0UL) {
+		load = bench_load_start((int)load_cpu, 4 * (cold_mb << 20) > (1UL << 30) ?
+							(1UL << 30) : 4 * (cold_mb << 20));
+		if (!load)
+			return 1;
+	}
+
 	arms[nr_arms++] = ADAPTIVE;
 	/* Huge: both kernel series' own clears, the baselines. */
 	if (r.huge) {
@@ -727,6 +842,9 @@ int bench_replay(int argc, char **argv)
 		}
 	}
 	bench_progress_done();
+	load_rate = bench_load_stop(load);
+	loaded = load != NULL;
+	load = NULL;
 
 	if (bench_out_open(&out, dir, "replay", argc, argv,
 			   "arm,repeat,total_ms"))
@@ -768,6 +886,13 @@ int bench_replay(int argc, char **argv)
 	       bench_strategy_names[r.hot],
 	       r.cold >= 0 ? bench_strategy_names[r.cold] : "none (holds still)",
 	       r.reference_every, r.reference_every ? "" : " (off: probing)");
+	printf("regime: %s; trials 1 in %lu per candidate%s; cost of knowing (reference and trial clears beyond the strategy's own cost, adaptive arm): %.1f%% of its time\n",
+	       loaded ? "loaded" : "sustained", r.trial_every,
+	       r.trial_every ? "" : " (off: the calibration decides)",
+	       r.clear_ns > 0 ? 100 * r.knowing_ns / r.clear_ns : 0);
+	if (loaded)
+		printf("load on CPU %lu: %.1f GB/s written and read\n", load_cpu,
+		       load_rate / 1e9);
 	printf("%-10s %14s %10s\n", "arm", "total ms", "/ oracle");
 	printf("%-10s %14.2f %10.3f\n", "oracle", oracle_med / 1e6, 1.0);
 	for (int a = 0; a < nr_arms; a++)
@@ -795,6 +920,11 @@ int bench_replay(int argc, char **argv)
 	json_object_object_add(results, "sample_every", json_object_new_int64((int64_t)r.sample_every));
 	json_object_object_add(results, "reference_every", json_object_new_int64((int64_t)r.reference_every));
 	json_object_object_add(results, "repeats", json_object_new_int64((int64_t)repeats));
+	json_object_object_add(results, "trial_every", json_object_new_int64((int64_t)r.trial_every));
+	json_object_object_add(results, "regime", json_object_new_string(loaded ? "loaded" : "sustained"));
+	json_object_object_add(results, "load_bytes_per_second", json_object_new_double(load_rate));
+	json_object_object_add(results, "cost_of_knowing",
+			       json_object_new_double(r.clear_ns > 0 ? r.knowing_ns / r.clear_ns : 0));
 	json_object_object_add(results, "calibration", calibration_json(&r));
 	json_object_object_add(results, "hot_strategy", json_object_new_string(bench_strategy_names[r.hot]));
 	json_object_object_add(results, "cold_strategy",

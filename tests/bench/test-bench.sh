@@ -83,6 +83,20 @@ check "replay.json: kernel_replayed is kernel-7.x" \
 	json "$out/r4/replay.json" "d['results']['kernel_replayed'] == 'kernel-7.x'"
 check "replay --kernel 5.x is refused" sh -c "! '$bench' replay --backend huge --kernel 5.x --out '$out/r5' 2>/dev/null"
 check "replay-timeline.csv (huge): one row per interval" rows "$out/r3/replay-timeline.csv" 5
+check "replay.json: trials 1 in 64, the sustained regime, the cost of knowing" \
+	json "$out/r/replay.json" "d['results']['trial_every'] == 64 and d['results']['regime'] == 'sustained' and 'cost_of_knowing' in d['results']"
+check "replay-timeline.csv: the trial candidates of every interval, named" \
+	sh -c "tail -n +2 '$out/r/replay-timeline.csv' | cut -d, -f7 | grep -qE '^(none|[a-z_]+( [a-z_]+)*)\$' && head -n 1 '$out/r/replay-timeline.csv' | grep -q ',trials,gain,'"
+if [ "$(nproc)" -ge 2 ]; then
+	check "replay --load runs (the loaded regime, a load on CPU 0)" "$bench" replay --phases cold:2 \
+		--pages 128 --cold-mb 64 --repeats 1 --cpu 1 --load 0 --config "$out/policy.conf" --out "$out/r6"
+	check "replay.json: regime loaded, the load's rate" \
+		json "$out/r6/replay.json" "d['results']['regime'] == 'loaded' and d['results']['load_bytes_per_second'] > 0"
+else
+	skipped=$((skipped + 1)); echo "SKIP: replay --load needs a second CPU"
+fi
+check "replay --trial-every 0: the calibration decides" "$bench" replay --phases cold:2 \
+	--pages 128 --cold-mb 64 --repeats 1 --trial-every 0 --config "$out/policy.conf" --out "$out/r7"
 
 # ab
 check "ab runs" "$bench" ab --a true --b "sleep 0.02" --repeats 3 --out "$out/a"
@@ -131,6 +145,9 @@ check "an unknown strategy" expect2 "unknown strategy" "$bench" strategies --str
 check "bad phases" expect2 "--phases" "$bench" replay --phases warm:3
 check "an unknown backend" expect2 "--backend" "$bench" replay --backend 2m
 check "--touch folio without huge" expect2 "--touch folio" "$bench" replay --touch folio
+check "trials without a frame for every candidate" expect2 "--trial-every" "$bench" replay --trial-every 4
+check "a load on the measured CPU" expect2 "--load" "$bench" replay --cpu 1 --load 1
+check "a load without --cpu" expect2 "--load" "$bench" replay --load 1
 check "huge pages that are not whole folios" expect2 "whole 2 MiB folios" "$bench" replay --backend huge --pages 100
 check "a bad --config is refused with file:line" \
 	sh -c "printf '[Policy]\nMargin=-1\n' > '$out/bad.conf'; '$bench' replay --config '$out/bad.conf' 2>&1 >/dev/null | grep -q 'bad.conf:2'"
