@@ -107,7 +107,9 @@ int bench_bind_cpu(int cpu);
  */
 struct bench_load;
 struct bench_load *bench_load_start(int cpu, size_t bytes);
-/* Stop it; the bytes it moved per second, on average. */
+/* Pause or resume it (a paused load spins on its CPU without memory traffic). */
+void bench_load_pause(struct bench_load *load, bool paused);
+/* Stop it; the bytes it moved per second while running, on average. */
 double bench_load_stop(struct bench_load *load);
 int bench_bind_node(void *p, size_t bytes, int node);
 /*

@@ -283,9 +283,9 @@ struct bench_load {
 	int cpu;
 	size_t bytes;
 	char *buf;
-	atomic_bool stop;
+	atomic_bool stop, paused;
 	uint64_t moved;			/* bytes written and read */
-	uint64_t start_ns, end_ns;
+	uint64_t busy_ns;		/* time it ran unpaused */
 	volatile uint64_t sink;
 };
 
@@ -300,10 +300,28 @@ static void *load_run(void *arg)
 	CPU_SET(load->cpu, &set);
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	while (!atomic_load_explicit(&load->stop, memory_order_relaxed)) {
-		memset(load->buf, v++, load->bytes);
-		for (size_t i = 0; i < load->bytes; i += 64)
-			sum += (unsigned char)load->buf[i];
-		load->moved += 2 * load->bytes;
+		/* A slice at a time, so that a pause takes effect soon. */
+		size_t slice = 8 << 20;
+		uint64_t t0;
+
+		if (atomic_load_explicit(&load->paused, memory_order_relaxed)) {
+			_mm_pause();
+			continue;
+		}
+		t0 = bench_now_ns();
+		for (size_t at = 0; at < load->bytes; at += slice) {
+			size_t n = load->bytes - at < slice ? load->bytes - at : slice;
+
+			memset(load->buf + at, v, n);
+			for (size_t i = 0; i < n; i += 64)
+				sum += (unsigned char)load->buf[at + i];
+			load->moved += 2 * n;
+			if (atomic_load_explicit(&load->paused, memory_order_relaxed) ||
+			    atomic_load_explicit(&load->stop, memory_order_relaxed))
+				break;
+		}
+		v++;
+		load->busy_ns += bench_now_ns() - t0;
 	}
 	load->sink = sum;
 	return NULL;
@@ -323,7 +341,6 @@ struct bench_load *bench_load_start(int cpu, size_t bytes)
 		free(load);
 		return NULL;
 	}
-	load->start_ns = bench_now_ns();
 	err = pthread_create(&load->thread, NULL, load_run, load);
 	if (err) {
 		bench_error("cannot start the load on CPU %d: %s", cpu, strerror(err));
@@ -334,6 +351,12 @@ struct bench_load *bench_load_start(int cpu, size_t bytes)
 	return load;
 }
 
+void bench_load_pause(struct bench_load *load, bool paused)
+{
+	if (load)
+		atomic_store(&load->paused, paused);
+}
+
 double bench_load_stop(struct bench_load *load)
 {
 	double rate;
@@ -342,8 +365,7 @@ double bench_load_stop(struct bench_load *load)
 		return 0;
 	atomic_store(&load->stop, true);
 	pthread_join(load->thread, NULL);
-	load->end_ns = bench_now_ns();
-	rate = load->moved / ((load->end_ns - load->start_ns) / 1e9);
+	rate = load->busy_ns ? load->moved / (load->busy_ns / 1e9) : 0;
 	bench_unmap(load->buf, load->bytes);
 	free(load);
 	return rate;

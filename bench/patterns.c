@@ -21,6 +21,18 @@
  *            it 4 KiB at a time in address order, 7.x clears it in one
  *            rep stos.
  *
+ * The -cold patterns are the burst regime: what is cleared was flushed
+ * first and memory is otherwise idle, as a calibration sees it. Memory in
+ * use clears differently, so each comes in two more regimes:
+ *   4k-sustained, 2m-sustained  the same clears back to back through the
+ *            pool (--pool, far larger than the last-level cache), nothing
+ *            flushed: the caches are full of the dirty lines of earlier
+ *            clears, which must be written back as new ones come in (an
+ *            untimed stretch of the same arm's clears first, so that the
+ *            arm before leaves no trace);
+ *   4k-loaded, 2m-loaded  the same with a memory-bandwidth load on another
+ *            CPU (--load), running only while these are measured.
+ *
  * After each clear the "application" touches nothing, the first line
  * (4 KiB), the faulting subpage, every line of the page, or every line of
  * the folio: time spent there counts, because a non-temporal clear moves
@@ -84,6 +96,68 @@ static double run_scattered(const struct point *pt, char *pool,
 	}
 	_mm_sfence();
 	return (double)(bench_now_ns() - t0) / nr;
+}
+
+/*
+ * 4k-sustained and 4k-loaded: @nr pages of @order cleared and touched one
+ * by one, nothing flushed, after an untimed stretch of @nr / 2.
+ */
+static double run_scattered_sustained(const struct point *pt, char *pool,
+				      const uint32_t *order, unsigned long nr,
+				      unsigned long span, unsigned long *cursor)
+{
+	uint64_t t0 = 0;
+	unsigned long i;
+
+	for (i = 0; i < nr + nr / 2; i++) {
+		char *page = pool + (uint64_t)order[(*cursor)++ % span] * BENCH_PAGE;
+
+		if (i == nr / 2) {
+			_mm_sfence();
+			t0 = bench_now_ns();
+		}
+		bench_clear(pt->strategy, page);
+		if (pt->touch == TOUCH_LINE)
+			touch_lines(page, CLEARPAGE_LINE_SIZE);
+		else if (pt->touch == TOUCH_PAGE)
+			touch_lines(page, BENCH_PAGE);
+	}
+	_mm_sfence();
+	return (double)(bench_now_ns() - t0) / nr;
+}
+
+/*
+ * 2m-sustained and 2m-loaded: @nr folios of a pool of @span, cleared back to
+ * back from @cursor, nothing flushed, after an untimed stretch of @nr / 2.
+ */
+static double run_folios_sustained(const struct point *pt, char *pool,
+				   unsigned long nr, unsigned long span,
+				   unsigned long *cursor)
+{
+	unsigned long pages = BENCH_HUGE / BENCH_PAGE, i;
+	unsigned long chunk = pt->chunk ? pt->chunk / BENCH_PAGE : 1;
+	uint64_t t0 = 0;
+
+	for (i = 0; i < nr + nr / 2; i++) {
+		char *folio = pool + (*cursor)++ % span * BENCH_HUGE;
+
+		if (i == nr / 2) {
+			_mm_sfence();
+			t0 = bench_now_ns();
+		}
+		bench_clear_folio(pt->strategy, folio, pages, 0, chunk);
+		if (pt->touch == TOUCH_FAULT)
+			touch_lines(folio, BENCH_PAGE);
+		else if (pt->touch == TOUCH_FOLIO)
+			touch_lines(folio, BENCH_HUGE);
+	}
+	_mm_sfence();
+	return (double)(bench_now_ns() - t0) / (nr * pages);
+}
+
+static bool pattern_is(const struct point *pt, const char *name)
+{
+	return !strcmp(pt->pattern, name);
 }
 
 static double run_hot(const struct point *pt, char *buf)
@@ -208,9 +282,13 @@ int bench_patterns(struct bench_out *out, struct patterns_options *o)
 	unsigned long scattered = SCATTERED_PAGES, cursor = 0;
 	uint64_t pool_bytes = o->pool_bytes;
 	char *pool = NULL, *hot = NULL, *folios = NULL, *giga = NULL;
+	char *big = NULL;		/* the sustained regimes' folio pool */
+	unsigned long big_folios = 0, big_cursor = 0, sustained_cursor = 0;
+	struct bench_load *load = NULL;
 	uint32_t *order = NULL;
 	json_object *results;
 	bool have_giga = o->gigantic;
+	bool regimes = o->sustained || o->load_cpu >= 0;
 
 	o->nr_results = 0;
 
@@ -229,6 +307,21 @@ int bench_patterns(struct bench_out *out, struct patterns_options *o)
 	if (!err)
 		err = add_arms(points, &n, 512, "2m-hot", o->mask, o->chunks,
 			       o->nr_chunks, TOUCH_NONE, o->runs);
+	for (int regime = 0; regime < 2 && !err; regime++) {
+		const char *p4k = regime ? "4k-loaded" : "4k-sustained";
+		const char *p2m = regime ? "2m-loaded" : "2m-sustained";
+
+		if (regime ? o->load_cpu < 0 : !o->sustained)
+			continue;
+		for (enum touch t = TOUCH_NONE; t <= TOUCH_PAGE && !err; t++)
+			if (t != TOUCH_FAULT)
+				err = add_arms(points, &n, 512, p4k, o->mask, NULL,
+					       0, t, o->runs);
+		for (enum touch t = TOUCH_NONE; t <= TOUCH_FOLIO && !err; t++)
+			if (t == TOUCH_NONE || t == TOUCH_FAULT || t == TOUCH_FOLIO)
+				err = add_arms(points, &n, 512, p2m, o->mask,
+					       o->chunks, o->nr_chunks, t, o->runs);
+	}
 	for (enum touch t = TOUCH_NONE; have_giga && t <= TOUCH_FAULT && !err;
 	     t += TOUCH_FAULT) {
 		uint64_t two_mb = BENCH_HUGE;
@@ -254,6 +347,24 @@ int bench_patterns(struct bench_out *out, struct patterns_options *o)
 			have_giga = false;
 		}
 	}
+	if (regimes) {
+		big_folios = pool_bytes / BENCH_HUGE;
+		if (big_folios < 2 * FOLIOS_PER_RUN)
+			big_folios = 2 * FOLIOS_PER_RUN;
+		big = bench_map(big_folios * BENCH_HUGE, o->node, true, true);
+		if (!big) {
+			err = -1;
+			goto out;
+		}
+	}
+	if (o->load_cpu >= 0) {
+		load = bench_load_start(o->load_cpu, 1UL << 30);
+		if (!load) {
+			err = -1;
+			goto out;
+		}
+		bench_load_pause(load, true);
+	}
 	if (!pool || !hot || !folios || !order) {
 		err = -1;
 		goto out;
@@ -278,11 +389,38 @@ int bench_patterns(struct bench_out *out, struct patterns_options *o)
 			else if (!strcmp(pt->pattern, "2m-hot"))
 				pt->ns[r] = run_folios(pt, folios, BENCH_HUGE, 1,
 						       false);
+			else if (pattern_is(pt, "4k-sustained") ||
+				 pattern_is(pt, "4k-loaded") ||
+				 pattern_is(pt, "2m-sustained") ||
+				 pattern_is(pt, "2m-loaded")) {
+				bool loaded = strstr(pt->pattern, "loaded");
+
+				bench_load_pause(load, !loaded);
+				if (pt->pattern[0] == '4')
+					pt->ns[r] = run_scattered_sustained(
+						pt, pool, order, scattered,
+						pool_bytes / BENCH_PAGE / 2,
+						&sustained_cursor);
+				else
+					pt->ns[r] = run_folios_sustained(
+						pt, big, FOLIOS_PER_RUN,
+						big_folios, &big_cursor);
+				bench_load_pause(load, true);
+			}
 			else if (have_giga)
 				pt->ns[r] = run_folios(pt, giga, GIGANTIC, 1, true);
 		}
 	}
 	bench_progress_done();
+	if (load) {
+		double rate = bench_load_stop(load);
+
+		load = NULL;
+		printf("the loaded regime: a load on CPU %d wrote and read %.1f GB/s while it ran\n",
+		       o->load_cpu, rate / 1e9);
+		json_object_object_add(out->root, "load_bytes_per_second",
+				       json_object_new_double(rate));
+	}
 
 	results = json_object_new_array();
 	json_object_object_add(out->root, "results", results);
@@ -302,7 +440,7 @@ int bench_patterns(struct bench_out *out, struct patterns_options *o)
 	}
 	for (i = 0; i < n; i++) {
 		struct point *pt = &points[i];
-		bool folio = strcmp(pt->pattern, "4k-cold") && strcmp(pt->pattern, "4k-hot");
+		bool folio = pt->pattern[0] != '4';
 		const char *arm = bench_arm_name(pt->strategy, folio);
 		char chunk[32] = "-";
 		json_object *j;
@@ -345,7 +483,9 @@ int bench_patterns(struct bench_out *out, struct patterns_options *o)
 out:
 	for (i = 0; i < n; i++)
 		free(points[i].ns);
+	bench_load_stop(load);
 	free(order);
+	bench_unmap(big, big_folios * BENCH_HUGE);
 	bench_unmap(giga, GIGANTIC);
 	bench_unmap(folios, FOLIOS_PER_RUN * BENCH_HUGE);
 	bench_unmap(hot, HOT_PAGES * BENCH_PAGE);

@@ -30,6 +30,8 @@ struct patterns_options {
 	uint64_t chunks[8];		/* range sizes of the folio arms */
 	int nr_chunks;
 	bool gigantic;			/* measure 1g-cold */
+	bool sustained;			/* the sustained regime too */
+	int load_cpu;			/* the loaded regime, a load there; -1: none */
 	/* Optional: every point's figures, up to max_results of them. */
 	struct pattern_result *results;
 	int max_results;

@@ -27,7 +27,8 @@ static void usage(FILE *f)
 		"Usage: clearpage-bench strategies [--pattern faults|contiguous] [--runs N]\n"
 		"                                 [--strategies LIST|all] [--cpu C] [--node N]\n"
 		"                                 [--chunks LIST] [--pool SIZE] [--no-gigantic]\n"
-		"                                 [--sizes LIST] [--out DIR]\n"
+		"                                 [--sizes LIST] [--burst-only] [--load CPU]\n"
+		"                                 [--out DIR]\n"
 		"  --pattern     faults (default): single cold pages at random addresses,\n"
 		"                hot pages, 2 MiB and 1 GiB folios cleared as the module's\n"
 		"                huge backend clears them, each beside the kernel's way;\n"
@@ -35,6 +36,10 @@ static void usage(FILE *f)
 		"  --chunks      range sizes of the folio arms (default 64K,2M)\n"
 		"  --pool        the pool single cold pages come from (default 1G)\n"
 		"  --no-gigantic leave out the 1 GiB folio\n"
+		"  --burst-only  only the burst regime (-cold patterns: flushed, memory\n"
+		"                idle), not the sustained one (back to back through --pool)\n"
+		"  --load        the loaded regime too: the sustained clears with a\n"
+		"                memory-bandwidth load on this CPU (needs --cpu, another)\n"
 		"  --sizes       contiguous buffer sizes (default 16K,256K,8M,64M,512M,4G)\n"
 		"  --runs        timed passes per point, median reported (default 5)\n"
 		"  --strategies  user-space routines to time (default all)\n"
@@ -75,6 +80,8 @@ int bench_strategies(int argc, char **argv)
 		{ "chunks", required_argument, NULL, 'C' },
 		{ "pool", required_argument, NULL, 'P' },
 		{ "no-gigantic", no_argument, NULL, 'G' },
+		{ "burst-only", no_argument, NULL, 'B' },
+		{ "load", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -85,7 +92,9 @@ int bench_strategies(int argc, char **argv)
 	int nr_sizes, opt, s, i, err;
 	struct bench_out out;
 	json_object *results;
-	struct patterns_options po = { .gigantic = true, .pool_bytes = 1ULL << 30 };
+	struct patterns_options po = { .gigantic = true, .pool_bytes = 1ULL << 30,
+				       .sustained = true, .load_cpu = -1 };
+	unsigned long load_cpu = ~0UL;
 	const char *chunk_list = "64K,2M", *pool = NULL;
 	bool contiguous = false, sizes_given = false;
 
@@ -104,6 +113,11 @@ int bench_strategies(int argc, char **argv)
 		case 'C': chunk_list = optarg; break;
 		case 'P': pool = optarg; break;
 		case 'G': po.gigantic = false; break;
+		case 'B': po.sustained = false; break;
+		case 'L':
+			if (bench_parse_uint(optarg, "--load", 4095, &load_cpu))
+				return 2;
+			break;
 		case 'r':
 			if (bench_parse_uint(optarg, "--runs", 1000, &runs) || !runs)
 				return 2;
@@ -129,6 +143,11 @@ int bench_strategies(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (load_cpu != ~0UL && (cpu == ~0UL || cpu == load_cpu)) {
+		bench_error("--load: pin the measurement with --cpu on another CPU");
+		return 2;
+	}
+	po.load_cpu = load_cpu == ~0UL ? -1 : (int)load_cpu;
 	if (sizes_given && !contiguous) {
 		bench_error("--sizes is for --pattern contiguous");
 		return 2;

@@ -44,12 +44,23 @@ check "strategies.svg" svg "$out/s/strategies.svg"
 # one per kernel series, the 6.x walk and the 7.x extents, and the 7.x
 # allocator's clear) and one arm per
 # strategy (per chunk size for folios): 4k-cold 3 touches, 4k-hot 2, 2m-cold
-# 3 with 2 chunk sizes, 2m-hot 1 with 2 chunk sizes.
+# 3 with 2 chunk sizes, 2m-hot 1 with 2 chunk sizes; the sustained regime
+# (4k-sustained, 2m-sustained) as the cold ones.
 check "strategies (fault-like patterns) runs" "$bench" strategies --runs 2 --pool 8M --no-gigantic --chunks 64K,2M --out "$out/p"
-points=$(( (3 + 2) * (1 + nstrat) + (3 + 1) * (3 + 2 * nstrat) ))
+points=$(( (3 + 2 + 3) * (1 + nstrat) + (3 + 1 + 3) * (3 + 2 * nstrat) ))
 check "strategies.json: every pattern, arm, chunk and touch, each with a ratio to both kernel arms" \
-	json "$out/p/strategies.json" "len(d['results']) == $points and all(r['ns_per_4k_min'] <= r['ns_per_4k_median'] <= r['ns_per_4k_max'] and r['ratio_to_kernel'] > 0 and r['ratio_to_kernel_7x'] > 0 for r in d['results']) and all(r['ratio_to_kernel'] == 1 for r in d['results'] if r['arm'] in ('kernel', 'kernel-6.x')) and all(r['ratio_to_kernel_7x'] == 1 for r in d['results'] if r['arm'] in ('kernel', 'kernel-7.x')) and {r['arm'] for r in d['results'] if r['pattern'] == '2m-cold'} >= {'kernel-6.x', 'kernel-7.x', 'kernel-alloc'} and {r['pattern'] for r in d['results']} == {'4k-cold', '4k-hot', '2m-cold', '2m-hot'}"
+	json "$out/p/strategies.json" "len(d['results']) == $points and all(r['ns_per_4k_min'] <= r['ns_per_4k_median'] <= r['ns_per_4k_max'] and r['ratio_to_kernel'] > 0 and r['ratio_to_kernel_7x'] > 0 for r in d['results']) and all(r['ratio_to_kernel'] == 1 for r in d['results'] if r['arm'] in ('kernel', 'kernel-6.x')) and all(r['ratio_to_kernel_7x'] == 1 for r in d['results'] if r['arm'] in ('kernel', 'kernel-7.x')) and {r['arm'] for r in d['results'] if r['pattern'] == '2m-cold'} >= {'kernel-6.x', 'kernel-7.x', 'kernel-alloc'} and {r['pattern'] for r in d['results']} == {'4k-cold', '4k-hot', '2m-cold', '2m-hot', '4k-sustained', '2m-sustained'}"
 check "strategies.csv (fault-like patterns): the same rows" rows "$out/p/strategies.csv" $points
+check "strategies --burst-only leaves the sustained regime out" "$bench" strategies --runs 1 --pool 8M --no-gigantic --chunks 2M --burst-only --out "$out/p2"
+check "strategies.json (--burst-only): the burst patterns only" \
+	json "$out/p2/strategies.json" "{r['pattern'] for r in d['results']} == {'4k-cold', '4k-hot', '2m-cold', '2m-hot'}"
+if [ "$(nproc)" -ge 2 ]; then
+	check "strategies --load: the loaded regime, a load on CPU 0" "$bench" strategies --runs 1 --pool 8M --no-gigantic --chunks 2M --cpu 1 --load 0 --out "$out/p3"
+	check "strategies.json (--load): 4k-loaded and 2m-loaded, the load's rate" \
+		json "$out/p3/strategies.json" "{'4k-loaded', '2m-loaded', '4k-sustained'} <= {r['pattern'] for r in d['results']} and d['load_bytes_per_second'] > 0"
+else
+	skipped=$((skipped + 1)); echo "SKIP: strategies --load needs a second CPU"
+fi
 check "strategies.svg (fault-like patterns)" svg "$out/p/strategies.svg"
 
 # faults (the running kernel; without the module: the current strategy)
@@ -148,6 +159,7 @@ check "--touch folio without huge" expect2 "--touch folio" "$bench" replay --tou
 check "trials without a frame for every candidate" expect2 "--trial-every" "$bench" replay --trial-every 4
 check "a load on the measured CPU" expect2 "--load" "$bench" replay --cpu 1 --load 1
 check "a load without --cpu" expect2 "--load" "$bench" replay --load 1
+check "strategies: a load on the measured CPU" expect2 "--load" "$bench" strategies --cpu 1 --load 1
 check "huge pages that are not whole folios" expect2 "whole 2 MiB folios" "$bench" replay --backend huge --pages 100
 check "a bad --config is refused with file:line" \
 	sh -c "printf '[Policy]\nMargin=-1\n' > '$out/bad.conf'; '$bench' replay --config '$out/bad.conf' 2>&1 >/dev/null | grep -q 'bad.conf:2'"
