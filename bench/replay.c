@@ -59,6 +59,11 @@ struct replay {
 	unsigned long trial_every;	/* 0: no trials, the model decides */
 	bool huge;			/* --backend huge */
 	/*
+	 * --regime burst: every cold unit flushed and memory left idle before
+	 * its clear, only the clears and touches timed.
+	 */
+	bool burst;
+	/*
 	 * huge: the module's "kernel" (its kernel strategy, reference clears
 	 * and calibration row), the clear of the series --kernel names
 	 * (default: the running one): BENCH_ARM_KERNEL_6X or _7X.
@@ -103,7 +108,8 @@ static void usage(FILE *f)
 		"                              [--touch none|line|page|folio]\n"
 		"                              [--hot-pages N] [--cold-mb M] [--repeats R]\n"
 		"                              [--sample-every N] [--reference-every N]\n"
-		"                              [--kernel 6.x|7.x] [--trial-every N] [--load CPU]\n"
+		"                              [--kernel 6.x|7.x] [--trial-every N]\n"
+		"                              [--regime burst|sustained] [--load CPU]\n"
 		"                              [--config FILE] [--cpu C] [--node N] [--out DIR]\n"
 		"  --backend         4k: single pages, as 4 KiB faults clear them (default);\n"
 		"                    huge: 2 MiB folios, as the huge backend clears them\n"
@@ -127,6 +133,9 @@ static void usage(FILE *f)
 		"                    candidate the policy names, as the module's trial\n"
 		"                    frames (trial_shift=6: 64, the default); 0: no\n"
 		"                    trials, the policy decides from the calibration\n"
+		"  --regime          burst: every cold unit flushed and memory left idle\n"
+		"                    before its clear, only clears and touches timed;\n"
+		"                    sustained (default): the cold pool back to back\n"
 		"  --load            the loaded regime: a memory-bandwidth load on this\n"
 		"                    CPU throughout (default none: the cold pool is\n"
 		"                    cleared back to back, the sustained regime)\n"
@@ -306,6 +315,22 @@ static inline char *next_page(struct replay *r, bool cold, uint64_t *frame)
 	return r->cold_pool + *frame * unit_bytes;
 }
 
+/*
+ * The burst regime: @unit flushed, then memory left idle for as long as
+ * writing it back takes at 10 GB/s, before its clear.
+ */
+static void burst_idle(const struct replay *r, char *unit)
+{
+	uint64_t bytes = r->unit_pages * BENCH_PAGE;
+	uint64_t until;
+
+	bench_flush(unit, bytes);
+	_mm_mfence();
+	until = bench_now_ns() + bytes / 10;
+	while (bench_now_ns() < until)
+		_mm_pause();
+}
+
 /* What one interval cleared, as the module counts it. */
 struct interval_count {
 	uint64_t main_ticks, main_n;
@@ -383,11 +408,18 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			if (arm == ADAPTIVE)
 				trials = policy_trials(&r->config, r->allowed, false,
 						       &r->calibration, &node);
+			uint64_t burst_ticks = 0, b0 = 0;
+
 			for (unsigned long p = 0; p < r->pages / r->unit_pages; p++) {
 				uint64_t frame;
 				char *page = next_page(r, cold, &frame);
 				int way = measured_way(r, strategy, trials, frame);
 
+				if (r->burst) {
+					if (cold)
+						burst_idle(r, page);
+					b0 = bench_ticks();
+				}
 				if (way >= 0) {
 					uint64_t c0 = bench_ticks();
 
@@ -413,9 +445,14 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 					clear_unit(r, strategy, page);
 				}
 				touch(r, page);
+				if (r->burst) {
+					_mm_sfence();
+					burst_ticks += bench_ticks() - b0;
+				}
 			}
 			_mm_sfence();
-			ns = (double)(bench_now_ns() - t0);
+			ns = r->burst ? burst_ticks * ns_per_tick :
+					(double)(bench_now_ns() - t0);
 			phase_ns[ph] += ns;
 			total += ns;
 			if (arm != ADAPTIVE)
@@ -605,6 +642,7 @@ int bench_replay(int argc, char **argv)
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "trial-every", required_argument, NULL, 'T' },
 		{ "load", required_argument, NULL, 'L' },
+		{ "regime", required_argument, NULL, 'G' },
 		{ "config", required_argument, NULL, 'f' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "node", required_argument, NULL, 'n' },
@@ -716,6 +754,14 @@ int bench_replay(int argc, char **argv)
 			if (bench_parse_uint(optarg, "--load", 4095, &load_cpu))
 				return 2;
 			break;
+		case 'G':
+			if (!strcmp(optarg, "burst")) {
+				r.burst = true;
+			} else if (strcmp(optarg, "sustained")) {
+				bench_error("--regime: '%s' is not burst or sustained (loaded: --load CPU)", optarg);
+				return 2;
+			}
+			break;
 		case 'c':
 			if (bench_parse_uint(optarg, "--cpu", 4095, &cpu))
 				return 2;
@@ -738,6 +784,10 @@ int bench_replay(int argc, char **argv)
 	}
 	if (optind < argc) {
 		usage(stderr);
+		return 2;
+	}
+	if (load_cpu != ~0UL && r.burst) {
+		bench_error("--load is the loaded regime, --regime burst another: choose one");
 		return 2;
 	}
 	if (load_cpu != ~0UL && cpu == ~0UL) {
@@ -887,7 +937,7 @@ int bench_replay(int argc, char **argv)
 	       r.cold >= 0 ? bench_strategy_names[r.cold] : "none (holds still)",
 	       r.reference_every, r.reference_every ? "" : " (off: probing)");
 	printf("regime: %s; trials 1 in %lu per candidate%s; cost of knowing (reference and trial clears beyond the strategy's own cost, adaptive arm): %.1f%% of its time\n",
-	       loaded ? "loaded" : "sustained", r.trial_every,
+	       loaded ? "loaded" : r.burst ? "burst" : "sustained", r.trial_every,
 	       r.trial_every ? "" : " (off: the calibration decides)",
 	       r.clear_ns > 0 ? 100 * r.knowing_ns / r.clear_ns : 0);
 	if (loaded)
@@ -921,7 +971,7 @@ int bench_replay(int argc, char **argv)
 	json_object_object_add(results, "reference_every", json_object_new_int64((int64_t)r.reference_every));
 	json_object_object_add(results, "repeats", json_object_new_int64((int64_t)repeats));
 	json_object_object_add(results, "trial_every", json_object_new_int64((int64_t)r.trial_every));
-	json_object_object_add(results, "regime", json_object_new_string(loaded ? "loaded" : "sustained"));
+	json_object_object_add(results, "regime", json_object_new_string(loaded ? "loaded" : r.burst ? "burst" : "sustained"));
 	json_object_object_add(results, "load_bytes_per_second", json_object_new_double(load_rate));
 	json_object_object_add(results, "cost_of_knowing",
 			       json_object_new_double(r.clear_ns > 0 ? r.knowing_ns / r.clear_ns : 0));

@@ -106,6 +106,9 @@ if [ "$(nproc)" -ge 2 ]; then
 else
 	skipped=$((skipped + 1)); echo "SKIP: replay --load needs a second CPU"
 fi
+check "replay --regime burst runs" "$bench" replay --backend huge --phases hot:1,cold:2 \
+	--pages 512 --cold-mb 64 --repeats 1 --regime burst --config "$out/policy.conf" --out "$out/r8"
+check "replay.json: regime burst" json "$out/r8/replay.json" "d['results']['regime'] == 'burst'"
 check "replay --trial-every 0: the calibration decides" "$bench" replay --phases cold:2 \
 	--pages 128 --cold-mb 64 --repeats 1 --trial-every 0 --config "$out/policy.conf" --out "$out/r7"
 
@@ -159,6 +162,8 @@ check "--touch folio without huge" expect2 "--touch folio" "$bench" replay --tou
 check "trials without a frame for every candidate" expect2 "--trial-every" "$bench" replay --trial-every 4
 check "a load on the measured CPU" expect2 "--load" "$bench" replay --cpu 1 --load 1
 check "a load without --cpu" expect2 "--load" "$bench" replay --load 1
+check "an unknown regime" expect2 "--regime" "$bench" replay --regime idle
+check "burst and a load at once" expect2 "--load" "$bench" replay --regime burst --cpu 1 --load 0
 check "strategies: a load on the measured CPU" expect2 "--load" "$bench" strategies --cpu 1 --load 1
 check "huge pages that are not whole folios" expect2 "whole 2 MiB folios" "$bench" replay --backend huge --pages 100
 check "a bad --config is refused with file:line" \
