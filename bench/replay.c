@@ -57,6 +57,7 @@ struct replay {
 	unsigned int nr_intervals;
 	unsigned long pages, hot_pages, sample_every, reference_every;
 	unsigned long trial_every;	/* 0: no trials, the model decides */
+	unsigned long measure_pages;	/* of a measured folio (huge) */
 	bool huge;			/* --backend huge */
 	/*
 	 * --regime burst: every cold unit flushed and memory left idle before
@@ -98,6 +99,9 @@ struct replay {
 	 * for the same pages, and the time of all clears.
 	 */
 	double knowing_ns, clear_ns;
+	/* Last repeat of the adaptive arm: measured clears per way. */
+	double measured_ns[CLEARPAGE_STRATEGY_COUNT];
+	uint64_t measured_pages[CLEARPAGE_STRATEGY_COUNT];
 };
 
 static void usage(FILE *f)
@@ -110,6 +114,7 @@ static void usage(FILE *f)
 		"                              [--sample-every N] [--reference-every N]\n"
 		"                              [--kernel 6.x|7.x] [--trial-every N]\n"
 		"                              [--regime burst|sustained] [--load CPU]\n"
+		"                              [--measure-kb K]\n"
 		"                              [--config FILE] [--cpu C] [--node N] [--out DIR]\n"
 		"  --backend         4k: single pages, as 4 KiB faults clear them (default);\n"
 		"                    huge: 2 MiB folios, as the huge backend clears them\n"
@@ -133,6 +138,9 @@ static void usage(FILE *f)
 		"                    candidate the policy names, as the module's trial\n"
 		"                    frames (trial_shift=6: 64, the default); 0: no\n"
 		"                    trials, the policy decides from the calibration\n"
+		"  --measure-kb      huge: of a reference or trial folio, this many KiB are\n"
+		"                    cleared that way and timed, the rest as the strategy\n"
+		"                    (the module's huge_measure_kb; default 256; 2048: all)\n"
 		"  --regime          burst: every cold unit flushed and memory left idle\n"
 		"                    before its clear, only clears and touches timed;\n"
 		"                    sustained (default): the cold pool back to back\n"
@@ -292,6 +300,53 @@ static void clear_unit(const struct replay *r, int s, char *p)
 		bench_clear(s, p);
 }
 
+/*
+ * A measured unit (a reference or trial clear) @way, as the module clears
+ * it; returns the ticks and pages of the measured part. Folios: only
+ * --measure-kb of the folio is cleared that way and timed (the module's
+ * huge_measure_kb), the rest with @strategy, untimed, as
+ * clearpage_measured_part() splits it (the faulting subpage 0 lies in the
+ * rest).
+ */
+static uint64_t clear_measured(const struct replay *r, int strategy, int way,
+			       char *p, uint64_t *pages)
+{
+	unsigned long m = r->measure_pages, first, rest, i;
+	uint64_t c0;
+
+	if (!r->huge || m >= r->unit_pages) {
+		c0 = bench_ticks();
+		clear_unit(r, way, p);
+		*pages = r->unit_pages;
+		return bench_ticks() - c0;
+	}
+	first = clearpage_measured_part(0, r->unit_pages, &m);
+	if (m == r->unit_pages) {
+		c0 = bench_ticks();
+		clear_unit(r, way, p);
+		*pages = m;
+		return bench_ticks() - c0;
+	}
+	c0 = bench_ticks();
+	if (way != CLEARPAGE_STRATEGY_KERNEL)
+		bench_clear_range(way, p + first * BENCH_PAGE, m * BENCH_PAGE);
+	else if (r->kernel_arm == BENCH_ARM_KERNEL_7X)
+		bench_clear_range(CLEARPAGE_STRATEGY_KERNEL, p + first * BENCH_PAGE,
+				  m * BENCH_PAGE);
+	else
+		for (i = 0; i < m; i++)
+			bench_clear(CLEARPAGE_STRATEGY_KERNEL,
+				    p + (first + i) * BENCH_PAGE);
+	c0 = bench_ticks() - c0;
+	rest = first ? 0 : m;
+	bench_clear_folio(strategy == CLEARPAGE_STRATEGY_KERNEL ? r->kernel_arm :
+								  strategy,
+			  p + rest * BENCH_PAGE, r->unit_pages - m, 0,
+			  r->unit_pages);
+	*pages = m;
+	return c0;
+}
+
 /* What the application reads of a unit after its clear. */
 static inline void touch(struct replay *r, const char *unit)
 {
@@ -385,8 +440,11 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 	bench_flush(r->hot_pool, r->hot_pages * BENCH_PAGE);
 	if (record)
 		r->switches = r->reverts = 0;
-	if (record)
+	if (record) {
 		r->knowing_ns = r->clear_ns = 0;
+		memset(r->measured_ns, 0, sizeof(r->measured_ns));
+		memset(r->measured_pages, 0, sizeof(r->measured_pages));
+	}
 	for (int ph = 0; ph < r->nr_phases; ph++) {
 		bool cold = r->phases[ph].cold;
 
@@ -421,17 +479,17 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 					b0 = bench_ticks();
 				}
 				if (way >= 0) {
-					uint64_t c0 = bench_ticks();
+					uint64_t n, t;
 
 					/* A reference clear (the kernel's
 					 * own way) or a trial. */
-					clear_unit(r, way, page);
+					t = clear_measured(r, strategy, way, page, &n);
 					if (way == CLEARPAGE_STRATEGY_KERNEL) {
-						c.ref_ticks += bench_ticks() - c0;
-						c.ref_n += r->unit_pages;
+						c.ref_ticks += t;
+						c.ref_n += n;
 					} else {
-						c.trial_ticks[way] += bench_ticks() - c0;
-						c.trial_n[way] += r->unit_pages;
+						c.trial_ticks[way] += t;
+						c.trial_n[way] += n;
 					}
 				} else if (r->huge || seq++ % r->sample_every == 0) {
 					/* A folio's range is always timed
@@ -460,6 +518,7 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			/* Counted as the module counts, sampled as clearpaged
 			 * samples: the same builder turns them into the sample. */
 			now.strategy = strategy;
+			/* The rest of measured folios counts as the strategy's. */
 			now.pages += r->pages - c.ref_n;
 			now.samples += c.main_n;
 			now.sample_ns += (uint64_t)(c.main_ticks * ns_per_tick);
@@ -484,6 +543,12 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 					r->knowing_ns += c.trial_ticks[s] * ns_per_tick -
 							 own * c.trial_n[s];
 				r->clear_ns += ns;
+				r->measured_ns[0] += c.ref_ticks * ns_per_tick;
+				r->measured_pages[0] += c.ref_n;
+				for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+					r->measured_ns[s] += c.trial_ticks[s] * ns_per_tick;
+					r->measured_pages[s] += c.trial_n[s];
+				}
 				r->timeline[interval] = (struct timeline){
 					.phase = ph, .strategy = strategy,
 					.cold_fraction = d.cold_fraction,
@@ -643,6 +708,7 @@ int bench_replay(int argc, char **argv)
 		{ "trial-every", required_argument, NULL, 'T' },
 		{ "load", required_argument, NULL, 'L' },
 		{ "regime", required_argument, NULL, 'G' },
+		{ "measure-kb", required_argument, NULL, 'M' },
 		{ "config", required_argument, NULL, 'f' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "node", required_argument, NULL, 'n' },
@@ -676,6 +742,7 @@ int bench_replay(int argc, char **argv)
 	r.sample_every = 64;
 	r.reference_every = 32;
 	r.trial_every = 64;
+	r.measure_pages = 64;
 	config_defaults(&daemon_config);
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
@@ -753,6 +820,15 @@ int bench_replay(int argc, char **argv)
 		case 'L':
 			if (bench_parse_uint(optarg, "--load", 4095, &load_cpu))
 				return 2;
+			break;
+		case 'M':
+			if (bench_parse_uint(optarg, "--measure-kb", 1UL << 20, &v))
+				return 2;
+			if (!v || v % 4) {
+				bench_error("--measure-kb: a multiple of 4 from 4 on");
+				return 2;
+			}
+			r.measure_pages = v / 4;
 			break;
 		case 'G':
 			if (!strcmp(optarg, "burst")) {
@@ -973,6 +1049,14 @@ int bench_replay(int argc, char **argv)
 	json_object_object_add(results, "trial_every", json_object_new_int64((int64_t)r.trial_every));
 	json_object_object_add(results, "regime", json_object_new_string(loaded ? "loaded" : r.burst ? "burst" : "sustained"));
 	json_object_object_add(results, "load_bytes_per_second", json_object_new_double(load_rate));
+	json_object_object_add(results, "measure_kb", json_object_new_int64((int64_t)r.measure_pages * 4));
+	o = json_object_new_object();
+	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if (r.measured_pages[s])
+			json_object_object_add(o, s ? bench_strategy_names[s] : "kernel",
+					       json_object_new_double(r.measured_ns[s] /
+								      r.measured_pages[s]));
+	json_object_object_add(results, "measured_ns_per_page", o);
 	json_object_object_add(results, "cost_of_knowing",
 			       json_object_new_double(r.clear_ns > 0 ? r.knowing_ns / r.clear_ns : 0));
 	json_object_object_add(results, "calibration", calibration_json(&r));

@@ -628,6 +628,15 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		set_reason(decision, POLICY_R_MEASURED);
 		return;
 	}
+	/*
+	 * Reference frames that came too few this interval to tell the cold
+	 * fraction: wait for more rather than probe as if there were none.
+	 */
+	if (decision->cold_fraction < 0 && sample->ref_samples &&
+	    !obs.referenced) {
+		forget_proposal(node);
+		return hold(decision, POLICY_R_FEW_SAMPLES);
+	}
 	why = policy_propose(config, calibration, node, hot, cold,
 			     decision->cold_fraction, &target, &gain);
 	decision->predicted_gain = gain;

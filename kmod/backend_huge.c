@@ -161,29 +161,76 @@ static void clear_trial_range(void *arg, int routine, unsigned long first,
 }
 
 /*
- * Clear the folio with candidate @strategy as the backend would run it,
- * timed, as a trial folio; @fault < 0: in address order (the allocator's
- * clear without a fault hint).
+ * The measured part of a reference folio (@way kernel) or a trial folio
+ * (@way a candidate): @m subpages from @first, cleared that way and timed.
+ * The whole folio (@m == @nr_pages) is cleared as the backend would run
+ * it, the faulting subpage last; a part, which never holds the faulting
+ * subpage, as the kernel's own clear would go over it (the 6.x walk one
+ * subpage at a time, a 7.x extent or the allocator's clear in one
+ * clear_pages()) or as the candidate's ranges. @fault < 0: unknown (the
+ * allocator's clear without a fault hint), address order.
  */
-static void clear_huge_trial(struct clearpage_node *node, int strategy,
-			     struct page *page, long fault,
-			     unsigned int nr_pages, bool resched)
+static void clear_measured(struct clearpage_node *node, int way,
+			   struct page *page, long fault, unsigned int first,
+			   unsigned int m, unsigned int nr_pages, bool resched,
+			   bool allocator)
 {
 	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
-	struct trial t = { page, resched, 0 };
-	unsigned int first, n;
+	struct trial t = { nth_page(page, first), resched, 0 };
+	unsigned int i, n;
 
-	if (fault >= 0) {
-		clearpage_folio_ranges(strategy, fault, nr_pages, chunk,
+	if (way == CLEARPAGE_STRATEGY_KERNEL) {
+		if (m == nr_pages && !allocator) {
+			clear_huge_kernel(node, page, fault, nr_pages, true);
+		} else if (allocator ||
+			   CLEARPAGE_KERNEL_CLEAR == CLEARPAGE_KERNEL_CLEAR_EXTENTS) {
+			if (resched)
+				cond_resched();
+			clearpage_clear_reference_range(node, t.page, m);
+		} else {
+			for (i = 0; i < m; i++) {
+				cond_resched();
+				clearpage_clear_reference_page(node,
+							       nth_page(t.page, i),
+							       CLEARPAGE_BACKEND_HUGE);
+			}
+		}
+		return;
+	}
+	if (m == nr_pages && fault >= 0) {
+		clearpage_folio_ranges(way, fault, nr_pages, chunk,
 				       clear_trial_range, &t);
 	} else {
-		for (first = 0; first < nr_pages; first += n) {
-			n = min(chunk, nr_pages - first);
-			clear_trial_range(&t, strategy, first, n);
+		for (i = 0; i < m; i += n) {
+			n = min(chunk, m - i);
+			clear_trial_range(&t, way, i, n);
 		}
 	}
-	clearpage_count_trial(node, CLEARPAGE_BACKEND_HUGE, strategy, nr_pages,
-			      t.ns);
+	clearpage_count_trial(node, CLEARPAGE_BACKEND_HUGE, way, m, t.ns);
+}
+
+/* The huge_measure_kb part of a folio of @nr_pages: its first subpage. */
+static unsigned int measured_part(long fault, unsigned int nr_pages,
+				  unsigned int *m)
+{
+	unsigned long pages = READ_ONCE(clearpage_huge_measure_pages);
+	unsigned int first = clearpage_measured_part(fault < 0 ? nr_pages - 1 :
+							     fault,
+						     nr_pages, &pages);
+
+	*m = min_t(unsigned long, pages, nr_pages);
+	return first;
+}
+
+/* The backend's own clear of a folio (or the rest of a measured one). */
+static void clear_huge_own(struct clearpage_node *node, int strategy,
+			   struct page *page, unsigned int fault,
+			   unsigned int nr_pages)
+{
+	if (strategy == CLEARPAGE_STRATEGY_KERNEL)
+		clear_huge_kernel(node, page, fault, nr_pages, false);
+	else
+		clear_huge_ranges(node, strategy, page, fault, nr_pages);
 }
 
 static void clear_huge(struct page *page, unsigned long addr_hint,
@@ -196,6 +243,7 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 	unsigned int fault = min_t(unsigned long,
 				   (addr_hint - addr) >> PAGE_SHIFT,
 				   nr_pages - 1);
+	unsigned int first, m, rest;
 	int way;
 
 	if (node && strategy != CLEARPAGE_STRATEGY_KERNEL &&
@@ -211,23 +259,22 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 	}
 	/*
 	 * The live baseline and the trials: one folio position in
-	 * 2^reference_shift as the kernel, one in 2^trial_shift per candidate.
+	 * 2^reference_shift as the kernel, one in 2^trial_shift per candidate,
+	 * huge_measure_kb of it; the rest of it as any other folio.
 	 */
 	way = clearpage_measured_way(node, CLEARPAGE_BACKEND_HUGE, strategy,
 				     page_to_pfn(page), nr_pages);
-	if (way == CLEARPAGE_STRATEGY_KERNEL) {
-		clear_huge_kernel(node, page, fault, nr_pages, true);
+	if (way < 0) {
+		clear_huge_own(node, strategy, page, fault, nr_pages);
 		return;
 	}
-	if (way > 0) {
-		clear_huge_trial(node, way, page, fault, nr_pages, true);
+	first = measured_part(fault, nr_pages, &m);
+	clear_measured(node, way, page, fault, first, m, nr_pages, true, false);
+	if (m == nr_pages)
 		return;
-	}
-	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
-		clear_huge_kernel(node, page, fault, nr_pages, false);
-		return;
-	}
-	clear_huge_ranges(node, strategy, page, fault, nr_pages);
+	rest = first ? 0 : m;
+	clear_huge_own(node, strategy, nth_page(page, rest), fault - rest,
+		       nr_pages - m);
 }
 
 #if CLEARPAGE_HAVE_FOLIO_ZERO_USER
@@ -312,37 +359,21 @@ static void clear_range_atomic(void *arg, int routine, unsigned long first,
 }
 
 /*
- * A folio the allocator zeroes, on a managed node: "kernel" as the
- * allocator does (one clear_pages() over the folio, address order),
- * counted; a reference folio the same, timed; a trial folio as its
- * candidate, timed; any other strategy as ranges, with the faulting subpage
- * last when it is known.
+ * The allocator's clear of @nr_pages from @page with @strategy, the faulting
+ * subpage last where it is known (@fault >= 0).
  */
-static void clear_allocated(struct clearpage_node *node, struct page *page,
-			    unsigned int nr_pages)
+static void clear_allocated_own(struct clearpage_node *node, int strategy,
+				struct page *page, long fault,
+				unsigned int nr_pages)
 {
-	int strategy = clearpage_node_strategy(node, CLEARPAGE_BACKEND_HUGE);
 	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
 	struct ranges r = { node, strategy, page };
 	unsigned int first, n;
-	long fault;
-	int way = clearpage_measured_way(node, CLEARPAGE_BACKEND_HUGE, strategy,
-					 page_to_pfn(page), nr_pages);
 
-	if (way == CLEARPAGE_STRATEGY_KERNEL) {
-		clearpage_clear_reference_range(node, page, nr_pages);
-		return;
-	}
-	if (way > 0) {
-		clear_huge_trial(node, way, page, fault_hint_take(nr_pages),
-				 nr_pages, false);
-		return;
-	}
 	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
 		clear_range_atomic(&r, strategy, 0, nr_pages);
 		return;
 	}
-	fault = fault_hint_take(nr_pages);
 	if (fault >= 0) {
 		clearpage_folio_ranges(strategy, fault, nr_pages, chunk,
 				       clear_range_atomic, &r);
@@ -352,6 +383,38 @@ static void clear_allocated(struct clearpage_node *node, struct page *page,
 		n = min(chunk, nr_pages - first);
 		clear_range_atomic(&r, strategy, first, n);
 	}
+}
+
+/*
+ * A folio the allocator zeroes, on a managed node: "kernel" as the
+ * allocator does (one clear_pages() over the folio, address order),
+ * counted; any other strategy as ranges, with the faulting subpage last
+ * when it is known; of a reference or trial folio huge_measure_kb that
+ * way, timed, the rest as the others.
+ */
+static void clear_allocated(struct clearpage_node *node, struct page *page,
+			    unsigned int nr_pages)
+{
+	int strategy = clearpage_node_strategy(node, CLEARPAGE_BACKEND_HUGE);
+	long fault = strategy == CLEARPAGE_STRATEGY_KERNEL ? -1 :
+		     fault_hint_take(nr_pages);
+	unsigned int first, m, rest;
+	int way = clearpage_measured_way(node, CLEARPAGE_BACKEND_HUGE, strategy,
+					 page_to_pfn(page), nr_pages);
+
+	if (way < 0) {
+		clear_allocated_own(node, strategy, page, fault, nr_pages);
+		return;
+	}
+	if (fault < 0 && way != CLEARPAGE_STRATEGY_KERNEL)
+		fault = fault_hint_take(nr_pages);
+	first = measured_part(fault, nr_pages, &m);
+	clear_measured(node, way, page, fault, first, m, nr_pages, false, true);
+	if (m == nr_pages)
+		return;
+	rest = first ? 0 : m;
+	clear_allocated_own(node, strategy, nth_page(page, rest),
+			    fault < 0 ? -1 : fault - rest, nr_pages - m);
 }
 
 /* clear_highpages_kasan_tagged(page, numpages), as 7.x has it (!HIGHMEM). */

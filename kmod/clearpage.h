@@ -182,6 +182,7 @@ extern unsigned int clearpage_sample_shift;
 extern unsigned int clearpage_reference_shift;
 extern unsigned int clearpage_trial_shift;
 extern unsigned int clearpage_huge_chunk_pages;
+extern unsigned int clearpage_huge_measure_pages;
 bool clearpage_strategy_usable(int strategy);
 void clearpage_strategy_refuse(int strategy);
 int clearpage_strategy_parse(const char *buf, size_t count);

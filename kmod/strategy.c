@@ -112,6 +112,39 @@ module_param_cb(huge_chunk_kb, &huge_chunk_kb_ops, NULL, 0644);
 MODULE_PARM_DESC(huge_chunk_kb,
 		 "the huge backend clears folios in ranges of this many KiB, with cond_resched() between them (4..32768, a multiple of 4; default 2048)");
 
+/*
+ * 256 KiB: the part of a reference or trial folio measured (see
+ * huge_measure_kb in doc/ABI).
+ */
+unsigned int clearpage_huge_measure_pages = 64;
+
+static int huge_measure_kb_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int kb;
+	int err = kstrtouint(val, 0, &kb);
+
+	if (err)
+		return err;
+	if (kb < PAGE_SIZE / 1024 || kb > 1048576 || kb % (PAGE_SIZE / 1024))
+		return -EINVAL;
+	WRITE_ONCE(clearpage_huge_measure_pages, kb / (PAGE_SIZE / 1024));
+	return 0;
+}
+
+static int huge_measure_kb_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%u\n", READ_ONCE(clearpage_huge_measure_pages) *
+					  (unsigned int)(PAGE_SIZE / 1024));
+}
+
+static const struct kernel_param_ops huge_measure_kb_ops = {
+	.set = huge_measure_kb_set,
+	.get = huge_measure_kb_get,
+};
+module_param_cb(huge_measure_kb, &huge_measure_kb_ops, NULL, 0644);
+MODULE_PARM_DESC(huge_measure_kb,
+		 "of a huge reference or trial folio, this many KiB are cleared the measured way and timed, the rest the backend's way (4..1048576, a multiple of 4; default 256; a folio's size or more: all of it)");
+
 /* Strategies whose routine failed a calibration self-test. */
 static unsigned long clearpage_refused;
 

@@ -304,6 +304,29 @@ static inline void clearpage_folio_extents(unsigned long fault,
 }
 
 /*
+ * A measured folio of the huge backend (a reference or trial folio): only
+ * *@measure_pages subpages of it are cleared the measured way and timed,
+ * the rest the backend's own way, so that knowing costs a fraction of a
+ * folio. The measured part is the first *@measure_pages subpages, or the
+ * last ones when the faulting subpage or its neighbours lie among the first
+ * (they are cleared last, with the rest). Returns the measured part's first
+ * subpage; the rest is the other end of the folio. A folio too small for
+ * the fault's neighbourhood to miss one end or the other is measured whole
+ * (*@measure_pages becomes @nr_pages).
+ */
+static inline unsigned long clearpage_measured_part(unsigned long fault,
+						    unsigned long nr_pages,
+						    unsigned long *measure_pages)
+{
+	if (2 * *measure_pages + 2 * CLEARPAGE_FAULT_NEIGHBOURS + 2 > nr_pages) {
+		*measure_pages = nr_pages;
+		return 0;
+	}
+	return fault < *measure_pages + CLEARPAGE_FAULT_NEIGHBOURS ?
+	       nr_pages - *measure_pages : 0;
+}
+
+/*
  * The routine for the faulting subpage's neighbourhood: the strategy itself
  * when it is temporal, else "kernel" (the caller's own temporal routine).
  */

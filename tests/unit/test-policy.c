@@ -625,6 +625,38 @@ static void test_stages(void)
 	      "confirm: 150 ns but 64 more user misses a page at 5.3 ns each: revert, misses");
 }
 
+/* Reference frames too few in an interval are waited for, not probed past. */
+static void test_few_references(void)
+{
+	struct policy_config config;
+	struct policy_calibration c;
+	struct policy_node node;
+	struct policy_decision d;
+	struct policy_sample sample = { .samples = 64, .pages = 64,
+					.ns_per_page = 206,
+					.ref_strategy = CLEARPAGE_STRATEGY_KERNEL,
+					.ref_samples = 3, .ref_ns_per_page = 411 };
+	int i, probes = 0;
+
+	policy_config_defaults(&config);
+	config.non_temporal = POLICY_NT_YES;
+	config.trial_candidates = 0;
+	epyc_calibration(&c);
+	policy_node_init(&node, CLEARPAGE_STRATEGY_MOVNTI);
+	for (i = 0; i < 3 * (int)config.probe_interval; i++) {
+		policy_step(&config, ALLOWED_NO_CLZERO, &c, &node, &sample, false, &d);
+		probes += d.action == POLICY_SWITCH;
+	}
+	CHECK(probes == 0 && d.reason_id == POLICY_R_FEW_SAMPLES,
+	      "on movnti with 3 reference clears an interval (MinSamples 8): no probe in %u intervals, too few samples (%d probes)",
+	      3 * config.probe_interval, probes);
+	sample.ref_samples = 0;
+	policy_step(&config, ALLOWED_NO_CLZERO, &c, &node, &sample, false, &d);
+	CHECK(d.action == POLICY_SWITCH && d.probe &&
+	      d.to == CLEARPAGE_STRATEGY_REP_STOSB,
+	      "without any reference clear it probes rep_stosb (ProbeIntervals have passed)");
+}
+
 /*
  * Trials. Live costs, ns per 4 KiB, of cold 2 MiB folios on an AMD EPYC
  * Zen 5 guest (DESIGN.md: the memory regime table), and of hot ones:
@@ -887,6 +919,7 @@ int main(int argc, char **argv)
 	test_counters();
 	test_non_temporal_auto();
 	test_degenerate();
+	test_few_references();
 	test_trials_pick();
 	test_trials_stages();
 	test_trials_regimes();

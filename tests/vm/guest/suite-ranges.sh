@@ -150,5 +150,50 @@ for n in $(nodes); do
 done
 info "node0 calibration_huge: $(tr '\n' ';' < $CP/node0/calibration_huge)"
 
+# 7. Measured folios: reference folios (reference_shift=1: one position in
+# two) and trial folios (trial_shift=3, every other strategy a candidate)
+# have only huge_measure_kb cleared the measured way and timed, the rest
+# the backend's way, split on the side away from the faulting subpage:
+# every fault position, a part of 4 KiB, the default 256 KiB, and the whole
+# folio.
+MEASURE=/sys/module/clearpage/parameters/huge_measure_kb
+# measured KEY-REGEX: the sum over both nodes of the stats matching it.
+measured() { cat $CP/node*/stats | awk -v k="^$1\$" '$1 ~ k { s += $2 } END { print s + 0 }'; }
+P=/sys/module/clearpage/parameters
+check "huge_measure_kb defaults to 256" test "$(cat $MEASURE)" = 256
+for bad in 0 3 6 x ''; do
+	check "huge_measure_kb refuses '$bad'" sh -c "! echo '$bad' > $MEASURE 2>/dev/null"
+done
+echo 1 > $P/reference_shift
+echo 3 > $P/trial_shift
+for measure in 4 256 2048; do
+	echo $measure > $MEASURE
+	for s in kernel rep_stosb movnti; do
+		echo "$avail" | grep -qw $s || continue
+		set_all $s
+		others=$(echo $(for x in $avail; do [ $x = kernel ] || [ $x = $s ] || echo $x; done))
+		for n in $(nodes); do
+			echo 0 > $CP/node$n/pinned
+			echo "$others" > $CP/node$n/trials_huge
+		done
+		r0=$(measured reference_pages_huge)
+		t0=$(measured "trial_pages_huge_.*")
+		for at in first middle last random; do
+			fault "measured ${measure}K, $s, thp, fault at $at" --kind thp --node 0 --mb 16 --dirty --fault-at $at
+			fault "measured ${measure}K, $s, hugetlb, fault at $at" --kind hugetlb --node 1 --mb 16 --dirty --fault-at $at
+		done
+		if [ $s != kernel ]; then
+			check "measured ${measure}K, $s: reference folios measured ($(( $(measured reference_pages_huge) - r0 )) pages)" \
+				test "$(measured reference_pages_huge)" -gt "$r0"
+		fi
+		check "measured ${measure}K, $s: trial folios measured ($(( $(measured "trial_pages_huge_.*") - t0 )) pages)" \
+			test "$(measured "trial_pages_huge_.*")" -gt "$t0"
+		for n in $(nodes); do echo none > $CP/node$n/trials_huge; done
+	done
+done
+echo 256 > $MEASURE
+echo 6 > $P/trial_shift
+echo 0 > $P/reference_shift
+
 info "range suite checked $total_pages pages"
 check "clearpagectl unload at the end" clearpagectl unload
