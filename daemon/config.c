@@ -86,6 +86,7 @@ void config_defaults(struct daemon_config *config)
 		 "/etc/clearpaged/cpu-allowlist.d");
 	for (i = 0; i < CONFIG_MAX_NODES; i++)
 		config->node_strategy[i] = -1;
+	config_finish(config);
 }
 
 static int parse_bool(const char *v, bool *out)
@@ -307,6 +308,20 @@ int config_parse(struct daemon_config *config, const char *path,
 	return err;
 }
 
+/*
+ * The policy's guard, a stage of its pipeline, counts in intervals: the
+ * [Baseline] settings in those of [Daemon] Interval.
+ */
+void config_finish(struct daemon_config *config)
+{
+	config->policy.slower_margin = config->slower_margin;
+	config->policy.interval_seconds = config->interval;
+	config->policy.slower_window = (unsigned int)(config->slower_window /
+						      config->interval + 0.999);
+	if (config->policy.slower_window > BASELINE_MAX_WINDOW)
+		config->policy.slower_window = BASELINE_MAX_WINDOW;
+}
+
 int config_check(const struct daemon_config *config, char *error,
 		 size_t error_size)
 {
@@ -361,8 +376,10 @@ int config_load_file(struct daemon_config *config, const char *path,
 
 	if (!err)
 		err = config_check(&next, error, error_size);
-	if (!err)
+	if (!err) {
+		config_finish(&next);
 		*config = next;
+	}
 	return err;
 }
 
@@ -450,8 +467,10 @@ int config_load(struct daemon_config *config, const char *root,
 	free(names);
 	if (!err)
 		err = config_check(next, error, error_size);
-	if (!err)
+	if (!err) {
+		config_finish(next);
 		*config = *next;
+	}
 	free(next);
 	return err;
 }

@@ -62,6 +62,8 @@ struct daemon_overrides {
 	bool dry_run;			/* --dry-run */
 };
 
+/* Settings derived from others (done by the loaders and the defaults). */
+void config_finish(struct daemon_config *config);
 void config_apply_overrides(struct daemon_config *config,
 			    const struct daemon_overrides *overrides);
 

@@ -40,9 +40,8 @@ struct unit_state {
 	double cold_fraction;		/* last estimate, for STATUS= */
 	double ns_per_page;		/* last interval's, for metrics */
 	uint64_t switches, reverts, pins_seen;
-	/* The live baseline: time saved, and the slower-than-kernel window. */
+	/* The live baseline: time saved; the guard's warning said. */
 	struct baseline_savings savings;
-	struct baseline_window window;
 	bool slower_warned;		/* said for this window */
 	uint64_t slower_returns;
 };
@@ -516,50 +515,28 @@ static void set_trials(struct manager *m, const struct cp_node_info *info,
 }
 
 /*
- * The live baseline: account the time saved, and return the backend to
- * kernel when its strategy has been slower than the kernel's routine over
- * the window. Returns true when it acted: the policy then waits.
+ * The policy's guard found the backend's strategy slower than the kernel's
+ * routine over the window (@d): return it to kernel, or, pinned, in a dry
+ * run or monitoring only, say once what would happen.
  */
-static bool account_and_guard(struct manager *m,
-			      const struct cp_node_info *info, int backend,
-			      struct unit_state *u,
-			      const struct baseline_interval *interval)
+static void guard_act(struct manager *m, const struct cp_node_info *info,
+		      int backend, struct unit_state *u,
+		      struct policy_decision *d)
 {
 	const struct cp_backend_info *be = &info->backend[backend];
-	unsigned int window = (unsigned int)(m->config.slower_window /
-					     m->config.interval + 0.999);
-	struct baseline_verdict v;
-	struct policy_decision d = {
-		.action = POLICY_REVERT,
-		.from = be->strategy,
-		.to = CLEARPAGE_STRATEGY_KERNEL,
-		.reason_id = POLICY_R_SLOWER_THAN_KERNEL,
-		.reason = policy_reason_text(POLICY_R_SLOWER_THAN_KERNEL),
-		.cold_fraction = -1,
-	};
 	int err;
 
-	baseline_savings_add(&u->savings, interval,
-			     m->config.policy.min_samples);
-	baseline_window_add(&u->window, interval, window,
-			    m->config.policy.min_samples,
-			    m->config.slower_margin, &v);
-	if (!v.slower) {
-		u->slower_warned = false;
-		return false;
-	}
-	d.ns_per_page = v.ns_per_page;
-	if (be->pinned || m->monitor_only || m->config.dry_run) {
+	if (d->action == POLICY_HOLD || m->monitor_only || m->config.dry_run) {
 		if (!u->slower_warned)
 			log_slower(LOG_WARNING, be->pinned ? MESSAGE_ID_SLOWER_PINNED :
 				   MESSAGE_ID_DRY_RUN, info->node, backend,
-				   be->strategy, v.ns_per_page,
-				   v.kernel_ns_per_page, v.seconds,
+				   be->strategy, d->ns_per_page,
+				   d->kernel_ns_per_page, d->window_seconds,
 				   be->pinned ? "pinned by an administrator: leaving it" :
 				   m->monitor_only ? "monitoring only: would return it to kernel" :
 				   "dry run: would return it to kernel");
 		u->slower_warned = true;
-		return be->pinned ? false : true;
+		return;
 	}
 	err = cp_set_strategy(m->client, info->node, backend,
 			      CLEARPAGE_STRATEGY_KERNEL, CLEARPAGE_SOURCE_DAEMON);
@@ -569,15 +546,14 @@ static bool account_and_guard(struct manager *m,
 		log_line(LOG_WARNING, "node %u %s: returning to kernel failed: %s %s",
 			 info->node, cp_backend_name(backend), strerror(-err),
 			 cp_client_error(m->client));
-		return true;
+		return;
 	}
-	policy_applied(&m->config.policy, &u->policy, &d);
+	policy_applied(&m->config.policy, &u->policy, d);
 	u->changed_by_us = true;
 	u->slower_returns++;
 	log_slower(LOG_NOTICE, MESSAGE_ID_SLOWER, info->node, backend,
-		   be->strategy, v.ns_per_page, v.kernel_ns_per_page, v.seconds,
-		   "returned to kernel");
-	return true;
+		   be->strategy, d->ns_per_page, d->kernel_ns_per_page,
+		   d->window_seconds, "returned to kernel");
 }
 
 static void step_unit(struct manager *m, const struct cp_node_info *info,
@@ -609,13 +585,12 @@ static void step_unit(struct manager *m, const struct cp_node_info *info,
 	sample.kernel_miss_ratio = pmu->kernel_miss_ratio;
 	sample.user_misses = pmu->user_misses;
 	sample.trials = trials_wanted(m, be);
+	/* The live baseline: the time saved against the kernel's routine. */
 	baseline_interval_from_sample(be->strategy, &sample, m->config.interval,
 				      &interval);
+	baseline_savings_add(&u->savings, &interval,
+			     m->config.policy.min_samples);
 	calibration_of(info, backend, &calibration);
-	if (account_and_guard(m, info, backend, u, &interval)) {
-		set_trials(m, info, backend, u, &calibration, sample.counted);
-		return;
-	}
 	policy_step(&m->config.policy, m->allowed & available_mask(info),
 		    &calibration, &u->policy, &sample, be->pinned, &d);
 	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f, saved %.0f ns this interval: %s",
@@ -627,8 +602,12 @@ static void step_unit(struct manager *m, const struct cp_node_info *info,
 		 u->savings.last_valid ? u->savings.last_saved_ns : 0, d.reason);
 	u->cold_fraction = d.cold_fraction;
 	u->ns_per_page = sample.samples ? sample.ns_per_page : 0;
-	if (d.action != POLICY_HOLD)
+	if (d.slower)
+		guard_act(m, info, backend, u, &d);
+	else if (d.action != POLICY_HOLD)
 		apply(m, info, backend, u, &d);
+	if (!d.slower)
+		u->slower_warned = false;
 	set_trials(m, info, backend, u, &calibration, sample.counted);
 }
 

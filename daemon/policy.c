@@ -83,6 +83,9 @@ void policy_config_defaults(struct policy_config *config)
 		.trial_margin = 0.03,
 		.trial_confidence = 2,
 		.trial_settle = 60,
+		.slower_margin = 0.05,
+		.slower_window = 60,
+		.interval_seconds = 1,
 	};
 }
 
@@ -105,6 +108,7 @@ void policy_node_init(struct policy_node *node, int strategy)
 		/* A fresh node may switch as soon as the dwell time allows. */
 		.since_switch = ~0U >> 1,
 	};
+	baseline_window_init(&node->slower_window, strategy);
 }
 
 void policy_sample_build(const struct policy_counters *prev, bool have_prev,
@@ -556,8 +560,39 @@ enum policy_reason policy_gate(const struct policy_config *config,
 	return POLICY_R_NONE;
 }
 
+bool policy_guard(const struct policy_config *config, struct policy_node *node,
+		  const struct policy_sample *sample, bool pinned,
+		  struct policy_decision *decision)
+{
+	struct baseline_interval in;
+	struct baseline_verdict v;
+
+	if (!config->slower_window)
+		return false;
+	baseline_interval_from_sample(node->strategy, sample,
+				      config->interval_seconds, &in);
+	baseline_window_add(&node->slower_window, &in, config->slower_window,
+			    config->min_samples, config->slower_margin, &v);
+	if (!v.slower)
+		return false;
+	decision->slower = true;
+	decision->ns_per_page = v.ns_per_page;
+	decision->kernel_ns_per_page = v.kernel_ns_per_page;
+	decision->window_seconds = v.seconds;
+	decision->predicted_gain = (v.ns_per_page - v.kernel_ns_per_page) /
+				   v.ns_per_page;
+	if (pinned) {
+		hold(decision, POLICY_R_PINNED);
+		return true;
+	}
+	decision->action = POLICY_REVERT;
+	decision->to = CLEARPAGE_STRATEGY_KERNEL;
+	set_reason(decision, POLICY_R_SLOWER_THAN_KERNEL);
+	return true;
+}
+
 /*
- * observe -> confirm -> estimate -> propose -> gate. Every stage that holds
+ * guard -> observe -> confirm -> estimate -> propose -> gate. Every stage that holds
  * ends the step with its reason; a proposal that does not stand (any hold
  * before the gate counts it) is forgotten.
  */
@@ -586,6 +621,11 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	if (node->backoff_left)
 		node->backoff_left--;
 
+	if (policy_guard(config, node, sample, pinned, decision)) {
+		forget_proposal(node);
+		node->confirm_left = 0;
+		return;
+	}
 	if (pinned) {
 		forget_proposal(node);
 		node->confirm_left = 0;

@@ -8,6 +8,10 @@
  *
  * Each interval, per node and backend, these stages (each declared below
  * with its contract):
+ *   guard     the live baseline: a strategy that has cost more than the
+ *             kernel's own clear (its reference frames) by more than
+ *             SlowerMargin over the whole SlowerWindow returns to kernel and
+ *             the node backs off (a pinned one is only flagged);
  *   observe   what the interval measured, against MinSamples;
  *   confirm   after a switch: if the cost over the confirmation intervals is
  *             worse than before it by more than the tolerance, revert and
@@ -53,6 +57,8 @@
 
 #include <uapi/clearpage.h>
 
+#include "baseline.h"
+
 struct policy_config {
 	double up_threshold;		/* cold fraction to go cold, 0..1 */
 	double down_threshold;		/* cold fraction to go hot, < up */
@@ -87,6 +93,10 @@ struct policy_config {
 	double trial_confidence;	/* standard errors the gain must clear */
 	unsigned int trial_settle;	/* steady intervals after which one
 					 * candidate is timed, not all */
+	/* The guard (the live baseline's slower-than-kernel window): */
+	double slower_margin;		/* fraction dearer than the kernel */
+	unsigned int slower_window;	/* intervals; 0: no guard */
+	double interval_seconds;	/* an interval's length, for the window */
 };
 
 /* The longest TrialWindow. */
@@ -213,6 +223,13 @@ struct policy_decision {
 	bool probe;			/* a SWITCH that only tries */
 	/* MEASURED: the target's gain, less TrialConfidence standard errors. */
 	double gain_bound;
+	/*
+	 * The guard found the strategy slower than the kernel over the window
+	 * (a REVERT to kernel, or a HOLD when pinned): its costs and length.
+	 */
+	bool slower;
+	double kernel_ns_per_page;
+	double window_seconds;
 };
 
 /*
@@ -240,6 +257,8 @@ struct policy_node {
 	double confirm_user_sum;
 	unsigned int confirm_intervals;
 	unsigned int confirm_user_intervals;
+	/* The guard's window of the strategy's and the kernel's costs. */
+	struct baseline_window slower_window;
 	/* Trials: a window per candidate (kernel's from reference frames). */
 	struct policy_trial_window trial[CLEARPAGE_STRATEGY_COUNT];
 	unsigned int steady;		/* intervals the own cost held steady */
@@ -380,8 +399,18 @@ enum policy_reason policy_gate(const struct policy_config *config,
 			       int target, bool to_cold, double gain);
 
 /*
- * One interval for one node: observe -> confirm -> estimate -> propose ->
- * gate. @pinned nodes are never changed. The caller
+ * guard: add the interval to the node's slower-than-kernel window
+ * (restarted when the strategy changed) and judge it; true when the
+ * strategy was slower than the kernel over the whole window, with
+ * @decision a REVERT to kernel (a HOLD, pinned) and its figures.
+ */
+bool policy_guard(const struct policy_config *config, struct policy_node *node,
+		  const struct policy_sample *sample, bool pinned,
+		  struct policy_decision *decision);
+
+/*
+ * One interval for one node: guard -> observe -> confirm -> compare (with
+ * trials) or estimate -> propose -> gate (without). @pinned nodes are never changed. The caller
  * applies a SWITCH or REVERT and then calls policy_applied(); in dry-run it
  * logs the decision and does not.
  */

@@ -625,6 +625,53 @@ static void test_stages(void)
 	      "confirm: 150 ns but 64 more user misses a page at 5.3 ns each: revert, misses");
 }
 
+/* The guard: slower than the kernel over the window, back to kernel. */
+static void test_guard(void)
+{
+	struct policy_config config;
+	struct policy_calibration c;
+	struct policy_node node;
+	struct policy_decision d;
+	struct policy_sample sample = { .samples = 64, .pages = 64,
+					.ns_per_page = 240,
+					.ref_strategy = CLEARPAGE_STRATEGY_KERNEL,
+					.ref_samples = 16, .ref_ns_per_page = 200 };
+	int i, at = -1;
+
+	policy_config_defaults(&config);
+	config.slower_window = 10;
+	config.trial_candidates = 0;
+	epyc_calibration(&c);
+	policy_node_init(&node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 20 && at < 0; i++) {
+		policy_step(&config, 0x1f, &c, &node, &sample, false, &d);
+		if (d.action != POLICY_HOLD)
+			at = i;
+	}
+	CHECK(at == 9 && d.action == POLICY_REVERT && d.slower &&
+	      d.to == CLEARPAGE_STRATEGY_KERNEL &&
+	      d.reason_id == POLICY_R_SLOWER_THAN_KERNEL &&
+	      fabs(d.kernel_ns_per_page - 200) < 1e-9 && fabs(d.ns_per_page - 240) < 1e-9 &&
+	      fabs(d.window_seconds - 10) < 1e-9,
+	      "guard: 240 against the kernel's 200 ns/page for a window of 10 intervals: back to kernel at the 10th (interval %d)",
+	      at);
+	policy_applied(&config, &node, &d);
+	CHECK(node.strategy == CLEARPAGE_STRATEGY_KERNEL && node.backoff_left == config.backoff,
+	      "guard: the node then backs off (%u intervals)", node.backoff_left);
+	policy_node_init(&node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 10; i++)
+		policy_step(&config, 0x1f, &c, &node, &sample, true, &d);
+	CHECK(d.action == POLICY_HOLD && d.slower && d.reason_id == POLICY_R_PINNED,
+	      "guard: a pinned node is only flagged, never changed");
+	sample.ns_per_page = 205;
+	policy_node_init(&node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0, at = 0; i < 20; i++) {
+		policy_step(&config, 0x1f, &c, &node, &sample, false, &d);
+		at += d.slower;
+	}
+	CHECK(at == 0, "guard: 205 against 200 is within SlowerMargin 5%% (%d intervals flagged of 20)", at);
+}
+
 /* Reference frames too few in an interval are waited for, not probed past. */
 static void test_few_references(void)
 {
@@ -919,6 +966,7 @@ int main(int argc, char **argv)
 	test_counters();
 	test_non_temporal_auto();
 	test_degenerate();
+	test_guard();
 	test_few_references();
 	test_trials_pick();
 	test_trials_stages();
