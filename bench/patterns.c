@@ -73,6 +73,30 @@ static void touch_lines(const char *p, size_t bytes)
 	sink += bench_read_lines(p, bytes);
 }
 
+/* One single page cleared with the point's arm, then touched as it says. */
+static void clear_page_touch(const struct point *pt, char *page)
+{
+	bench_clear(pt->strategy, page);
+	if (pt->touch == TOUCH_LINE)
+		touch_lines(page, CLEARPAGE_LINE_SIZE);
+	else if (pt->touch == TOUCH_PAGE)
+		touch_lines(page, BENCH_PAGE);
+}
+
+/*
+ * One folio of @pages cleared with the point's arm in @chunk ranges, its
+ * subpage 0 faulting, then touched as the point says.
+ */
+static void clear_folio_touch(const struct point *pt, char *folio,
+			      unsigned long pages, unsigned long chunk)
+{
+	bench_clear_folio(pt->strategy, folio, pages, 0, chunk);
+	if (pt->touch == TOUCH_FAULT)
+		touch_lines(folio, BENCH_PAGE);
+	else if (pt->touch == TOUCH_FOLIO)
+		touch_lines(folio, pages * BENCH_PAGE);
+}
+
 /* 4k-cold: @nr pages of @order, flushed, cleared and touched one by one. */
 static double run_scattered(const struct point *pt, char *pool,
 			    const uint32_t *order, unsigned long nr,
@@ -88,11 +112,7 @@ static double run_scattered(const struct point *pt, char *pool,
 	for (i = 0; i < nr; i++) {
 		char *page = pool + (uint64_t)order[(*cursor)++ % nr] * BENCH_PAGE;
 
-		bench_clear(pt->strategy, page);
-		if (pt->touch == TOUCH_LINE)
-			touch_lines(page, CLEARPAGE_LINE_SIZE);
-		else if (pt->touch == TOUCH_PAGE)
-			touch_lines(page, BENCH_PAGE);
+		clear_page_touch(pt, page);
 	}
 	_mm_sfence();
 	return (double)(bench_now_ns() - t0) / nr;
@@ -116,11 +136,7 @@ static double run_scattered_sustained(const struct point *pt, char *pool,
 			_mm_sfence();
 			t0 = bench_now_ns();
 		}
-		bench_clear(pt->strategy, page);
-		if (pt->touch == TOUCH_LINE)
-			touch_lines(page, CLEARPAGE_LINE_SIZE);
-		else if (pt->touch == TOUCH_PAGE)
-			touch_lines(page, BENCH_PAGE);
+		clear_page_touch(pt, page);
 	}
 	_mm_sfence();
 	return (double)(bench_now_ns() - t0) / nr;
@@ -145,11 +161,7 @@ static double run_folios_sustained(const struct point *pt, char *pool,
 			_mm_sfence();
 			t0 = bench_now_ns();
 		}
-		bench_clear_folio(pt->strategy, folio, pages, 0, chunk);
-		if (pt->touch == TOUCH_FAULT)
-			touch_lines(folio, BENCH_PAGE);
-		else if (pt->touch == TOUCH_FOLIO)
-			touch_lines(folio, BENCH_HUGE);
+		clear_folio_touch(pt, folio, pages, chunk);
 	}
 	_mm_sfence();
 	return (double)(bench_now_ns() - t0) / (nr * pages);
@@ -196,11 +208,7 @@ static double run_folios(const struct point *pt, char *pool,
 	for (i = 0; i < nr; i++) {
 		char *folio = pool + i * folio_bytes;
 
-		bench_clear_folio(pt->strategy, folio, pages, 0, chunk);
-		if (pt->touch == TOUCH_FAULT)
-			touch_lines(folio, BENCH_PAGE);
-		else if (pt->touch == TOUCH_FOLIO)
-			touch_lines(folio, folio_bytes);
+		clear_folio_touch(pt, folio, pages, chunk);
 	}
 	_mm_sfence();
 	return (double)(bench_now_ns() - t0) / (nr * pages);

@@ -82,33 +82,44 @@ module_param_cb(trial_shift, &trial_shift_ops, &clearpage_trial_shift, 0644);
 MODULE_PARM_DESC(trial_shift,
 		 "trials: clear one frame (or huge folio position) in 2^trial_shift with each candidate strategy a backend's trials name, and time it (3..20, default 6; 0: none)");
 
-/* 2 MiB: measured on AMD Zen 5, see huge_chunk_kb in doc/ABI. */
-unsigned int clearpage_huge_chunk_pages = 512;
+/* A size in KiB kept as a count of pages: whole pages up to @max_kb. */
+struct kb_pages {
+	unsigned int *pages;
+	unsigned int max_kb;
+};
 
-static int huge_chunk_kb_set(const char *val, const struct kernel_param *kp)
+static int kb_pages_set(const char *val, const struct kernel_param *kp)
 {
+	const struct kb_pages *param = kp->arg;
 	unsigned int kb;
 	int err = kstrtouint(val, 0, &kb);
 
 	if (err)
 		return err;
-	if (kb < PAGE_SIZE / 1024 || kb > 32768 || kb % (PAGE_SIZE / 1024))
+	if (kb < PAGE_SIZE / 1024 || kb > param->max_kb ||
+	    kb % (PAGE_SIZE / 1024))
 		return -EINVAL;
-	WRITE_ONCE(clearpage_huge_chunk_pages, kb / (PAGE_SIZE / 1024));
+	WRITE_ONCE(*param->pages, kb / (PAGE_SIZE / 1024));
 	return 0;
 }
 
-static int huge_chunk_kb_get(char *buffer, const struct kernel_param *kp)
+static int kb_pages_get(char *buffer, const struct kernel_param *kp)
 {
-	return sysfs_emit(buffer, "%u\n", READ_ONCE(clearpage_huge_chunk_pages) *
+	const struct kb_pages *param = kp->arg;
+
+	return sysfs_emit(buffer, "%u\n", READ_ONCE(*param->pages) *
 					  (unsigned int)(PAGE_SIZE / 1024));
 }
 
-static const struct kernel_param_ops huge_chunk_kb_ops = {
-	.set = huge_chunk_kb_set,
-	.get = huge_chunk_kb_get,
+static const struct kernel_param_ops kb_pages_ops = {
+	.set = kb_pages_set,
+	.get = kb_pages_get,
 };
-module_param_cb(huge_chunk_kb, &huge_chunk_kb_ops, NULL, 0644);
+
+/* 2 MiB: measured on AMD Zen 5, see huge_chunk_kb in doc/ABI. */
+unsigned int clearpage_huge_chunk_pages = 512;
+static struct kb_pages huge_chunk_kb = { &clearpage_huge_chunk_pages, 32768 };
+module_param_cb(huge_chunk_kb, &kb_pages_ops, &huge_chunk_kb, 0644);
 MODULE_PARM_DESC(huge_chunk_kb,
 		 "the huge backend clears folios in ranges of this many KiB, with cond_resched() between them (4..32768, a multiple of 4; default 2048)");
 
@@ -117,31 +128,9 @@ MODULE_PARM_DESC(huge_chunk_kb,
  * huge_measure_kb in doc/ABI).
  */
 unsigned int clearpage_huge_measure_pages = 64;
-
-static int huge_measure_kb_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int kb;
-	int err = kstrtouint(val, 0, &kb);
-
-	if (err)
-		return err;
-	if (kb < PAGE_SIZE / 1024 || kb > 1048576 || kb % (PAGE_SIZE / 1024))
-		return -EINVAL;
-	WRITE_ONCE(clearpage_huge_measure_pages, kb / (PAGE_SIZE / 1024));
-	return 0;
-}
-
-static int huge_measure_kb_get(char *buffer, const struct kernel_param *kp)
-{
-	return sysfs_emit(buffer, "%u\n", READ_ONCE(clearpage_huge_measure_pages) *
-					  (unsigned int)(PAGE_SIZE / 1024));
-}
-
-static const struct kernel_param_ops huge_measure_kb_ops = {
-	.set = huge_measure_kb_set,
-	.get = huge_measure_kb_get,
-};
-module_param_cb(huge_measure_kb, &huge_measure_kb_ops, NULL, 0644);
+static struct kb_pages huge_measure_kb = { &clearpage_huge_measure_pages,
+					   1048576 };
+module_param_cb(huge_measure_kb, &kb_pages_ops, &huge_measure_kb, 0644);
 MODULE_PARM_DESC(huge_measure_kb,
 		 "of a huge reference or trial folio, this many KiB are cleared the measured way and timed, the rest the backend's way (4..1048576, a multiple of 4; default 256; a folio's size or more: all of it)");
 
