@@ -8,13 +8,15 @@
 # machine, nothing else of ours running.
 #
 #   bench/replay-grid.sh [--bench PATH] [--cpu C] [--load L] [--repeats R]
-#                        [--config FILE] [--out DIR]
+#                        [--config FILE] [--backends "4k huge"] [--out DIR]
 #
 # --cpu (default 1) runs the measurement there, --load (default 0) the
 # loaded regime's bandwidth load. --config (default: NonTemporal=yes, as
-# the replay reads no cache-miss counters) is the policy's.
+# the replay reads no cache-miss counters) is the policy's; --backends
+# limits the grid (the table lists the cells there are).
 set -euo pipefail
 bench=clearpage-bench cpu=1 load=0 repeats=3 config= out=bench-results/grid
+backends="4k huge"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--bench) bench=$2 ;;
@@ -22,6 +24,7 @@ while [ $# -gt 0 ]; do
 	--load) load=$2 ;;
 	--repeats) repeats=$2 ;;
 	--config) config=$2 ;;
+	--backends) backends=$2 ;;
 	--out) out=$2 ;;
 	*) echo "replay-grid.sh: unknown option $1 (see the head of the script)" >&2; exit 2 ;;
 	esac
@@ -32,7 +35,7 @@ if [ -z "$config" ]; then
 	config=$out/policy.conf
 	printf '[Policy]\nNonTemporal=yes\n' > "$config"
 fi
-for backend in 4k huge; do
+for backend in $backends; do
 	for workload in hot cold mixed; do
 		for regime in burst sustained loaded; do
 			cell=$backend-$workload-$regime
@@ -50,12 +53,14 @@ done
 python3 - "$out" > "$out/grid.md" <<'PY'
 import json, os, sys
 out = sys.argv[1]
-print("| backend | workload | regime | adaptive / oracle | adaptive / kernel | best static | switches | cost of knowing |")
-print("|---|---|---|---|---|---|---|---|")
+print("| backend | workload | regime | NonTemporal | adaptive / oracle | adaptive / kernel | best static | switches | cost of knowing |")
+print("|---|---|---|---|---|---|---|---|---|")
 for backend in ("4k", "huge"):
     for workload in ("hot", "cold", "mixed"):
         for regime in ("burst", "sustained", "loaded"):
             path = os.path.join(out, f"{backend}-{workload}-{regime}", "replay.json")
+            if not os.path.exists(path):
+                continue
             r = json.load(open(path))["results"]
             med = r["median_total_ms"]
             if backend == "huge":
@@ -64,7 +69,7 @@ for backend in ("4k", "huge"):
                 # 4 KiB faults: the kernel's clear_page() is rep stosb
                 # (ERMS), else the kernel arm.
                 kernel = "kernel" if "kernel" in med else "rep_stosb"
-            print(f"| {backend} | {workload} | {regime} | {r['adaptive_over_oracle']:.3f} | "
+            print(f"| {backend} | {workload} | {regime} | {r['non_temporal']} | {r['adaptive_over_oracle']:.3f} | "
                   f"{med['adaptive'] / med[kernel]:.3f} ({kernel}) | {r['best_static']} | "
                   f"{r['switches']} | {100 * r['cost_of_knowing']:.1f}% |")
 PY

@@ -325,6 +325,7 @@ static void trial_window_add(struct policy_trial_window *w,
 			     unsigned int size, double gain)
 {
 	w->gain[w->next] = gain;
+	w->idle = 0;
 	w->next = (w->next + 1) % size;
 	if (w->used < size)
 		w->used++;
@@ -463,8 +464,12 @@ enum policy_reason policy_compare(const struct policy_config *config,
 		if (s == node->strategy)
 			continue;
 		if (n < config->min_samples || ns <= 0) {
-			/* No longer timed: its window goes stale. */
-			if (!n)
+			/*
+			 * An interval whose fixed frames the workload missed
+			 * leaves a gap; a window not fed for a whole window's
+			 * length (a candidate no longer timed) goes stale.
+			 */
+			if (node->trial[s].used && ++node->trial[s].idle >= size)
 				node->trial[s] = (struct policy_trial_window){ 0 };
 			continue;
 		}

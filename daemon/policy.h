@@ -238,6 +238,7 @@ struct policy_decision {
  */
 struct policy_trial_window {
 	unsigned int used, next;
+	unsigned int idle;		/* intervals since its last gain */
 	double gain[POLICY_TRIAL_WINDOW_MAX];
 };
 

@@ -946,9 +946,15 @@ static void test_trials_stages(void)
 	config.trial_margin = 0.03;
 	sample.trial_samples[CLEARPAGE_STRATEGY_CLZERO] = 0;
 	CHECK(policy_compare(&config, 0x3f, &node, &sample, &target, &gain,
-			     &bound) == POLICY_R_TRIALS_FILLING &&
-	      node.trial[CLEARPAGE_STRATEGY_CLZERO].used == 0,
-	      "compare: a candidate no longer timed loses its window");
+			     &bound) == POLICY_R_MEASURED &&
+	      node.trial[CLEARPAGE_STRATEGY_CLZERO].used == 10,
+	      "compare: an interval without clzero's trial frames leaves its window as it was");
+	for (i = 0; i < 9; i++)
+		policy_compare(&config, 0x3f, &node, &sample, &target, &gain, &bound);
+	CHECK(node.trial[CLEARPAGE_STRATEGY_CLZERO].used == 0 &&
+	      policy_compare(&config, 0x3f, &node, &sample, &target, &gain,
+			     &bound) == POLICY_R_TRIALS_FILLING,
+	      "compare: a candidate not timed for a whole window loses its window");
 }
 
 int main(int argc, char **argv)
