@@ -29,7 +29,11 @@
  *            flushed: the caches are full of the dirty lines of earlier
  *            clears, which must be written back as new ones come in (an
  *            untimed stretch of the same arm's clears first, so that the
- *            arm before leaves no trace);
+ *            arm before leaves no trace). The pool is mapped with huge
+ *            pages, as the kernel's direct map through which it clears:
+ *            with 4 KiB mappings a page nobody touched for a while costs
+ *            a page walk (in a guest, a nested one) before any store,
+ *            which a fault's clear does not pay;
  *   4k-loaded, 2m-loaded  the same with a memory-bandwidth load on another
  *            CPU (--load), running only while these are measured.
  *
@@ -356,7 +360,7 @@ int bench_patterns(struct bench_out *out, struct patterns_options *o)
 		}
 	}
 	if (regimes) {
-		big_folios = pool_bytes / BENCH_HUGE;
+		big_folios = (pool_bytes + BENCH_HUGE - 1) / BENCH_HUGE;
 		if (big_folios < 2 * FOLIOS_PER_RUN)
 			big_folios = 2 * FOLIOS_PER_RUN;
 		big = bench_map(big_folios * BENCH_HUGE, o->node, true, true);
@@ -406,7 +410,7 @@ int bench_patterns(struct bench_out *out, struct patterns_options *o)
 				bench_load_pause(load, !loaded);
 				if (pt->pattern[0] == '4')
 					pt->ns[r] = run_scattered_sustained(
-						pt, pool, order, scattered,
+						pt, big, order, scattered,
 						pool_bytes / BENCH_PAGE / 2,
 						&sustained_cursor);
 				else
