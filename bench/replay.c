@@ -438,9 +438,8 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 	r->hot_cursor = 0;
 	r->cold_cursor = 0;
 	bench_flush(r->hot_pool, r->hot_pages * BENCH_PAGE);
-	if (record)
-		r->switches = r->reverts = 0;
 	if (record) {
+		r->switches = r->reverts = 0;
 		r->knowing_ns = r->clear_ns = 0;
 		memset(r->measured_ns, 0, sizeof(r->measured_ns));
 		memset(r->measured_pages, 0, sizeof(r->measured_pages));

@@ -72,8 +72,9 @@ static void clear_subpage(void *arg, unsigned long index)
 
 	cond_resched();
 	if (walk->reference)
-		clearpage_clear_reference_page(walk->node, page,
-					       CLEARPAGE_BACKEND_HUGE);
+		clearpage_clear_measured_page(walk->node,
+					      CLEARPAGE_STRATEGY_KERNEL, page,
+					      CLEARPAGE_BACKEND_HUGE);
 	else
 		clearpage_clear_page(walk->node, CLEARPAGE_STRATEGY_KERNEL,
 				     page, CLEARPAGE_BACKEND_HUGE);
@@ -190,9 +191,10 @@ static void clear_measured(struct clearpage_node *node, int way,
 		} else {
 			for (i = 0; i < m; i++) {
 				cond_resched();
-				clearpage_clear_reference_page(node,
-							       nth_page(t.page, i),
-							       CLEARPAGE_BACKEND_HUGE);
+				clearpage_clear_measured_page(node,
+							      CLEARPAGE_STRATEGY_KERNEL,
+							      nth_page(t.page, i),
+							      CLEARPAGE_BACKEND_HUGE);
 			}
 		}
 		return;
@@ -206,7 +208,7 @@ static void clear_measured(struct clearpage_node *node, int way,
 			clear_trial_range(&t, way, i, n);
 		}
 	}
-	clearpage_count_trial(node, CLEARPAGE_BACKEND_HUGE, way, m, t.ns);
+	clearpage_count_measured(node, CLEARPAGE_BACKEND_HUGE, way, m, t.ns);
 }
 
 /* The huge_measure_kb part of a folio of @nr_pages: its first subpage. */
@@ -218,7 +220,8 @@ static unsigned int measured_part(long fault, unsigned int nr_pages,
 							     fault,
 						     nr_pages, &pages);
 
-	*m = min_t(unsigned long, pages, nr_pages);
+	/* At most half the folio, or all of it (clearpage_measured_part()). */
+	*m = pages;
 	return first;
 }
 
@@ -396,8 +399,8 @@ static void clear_allocated(struct clearpage_node *node, struct page *page,
 			    unsigned int nr_pages)
 {
 	int strategy = clearpage_node_strategy(node, CLEARPAGE_BACKEND_HUGE);
-	long fault = strategy == CLEARPAGE_STRATEGY_KERNEL ? -1 :
-		     fault_hint_take(nr_pages);
+	/* Taken even where unused ("kernel"): it must not outlive the fault. */
+	long fault = fault_hint_take(nr_pages);
 	unsigned int first, m, rest;
 	int way = clearpage_measured_way(node, CLEARPAGE_BACKEND_HUGE, strategy,
 					 page_to_pfn(page), nr_pages);
@@ -406,8 +409,6 @@ static void clear_allocated(struct clearpage_node *node, struct page *page,
 		clear_allocated_own(node, strategy, page, fault, nr_pages);
 		return;
 	}
-	if (fault < 0 && way != CLEARPAGE_STRATEGY_KERNEL)
-		fault = fault_hint_take(nr_pages);
 	first = measured_part(fault, nr_pages, &m);
 	clear_measured(node, way, page, fault, first, m, nr_pages, false, true);
 	if (m == nr_pages)

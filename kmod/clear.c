@@ -156,12 +156,17 @@ int clearpage_measured_way(struct clearpage_node *node, int backend,
 	return candidate;
 }
 
-void clearpage_count_trial(struct clearpage_node *node, int backend,
-			   int strategy, unsigned int nr_pages, u64 ns)
+void clearpage_count_measured(struct clearpage_node *node, int backend,
+			      int way, unsigned int nr_pages, u64 ns)
 {
-	ns = clearpage_test_cost(strategy, nr_pages, ns);
-	this_cpu_add(node->stats->trial_pages[backend][strategy], nr_pages);
-	this_cpu_add(node->stats->trial_ns[backend][strategy], ns);
+	ns = clearpage_test_cost(way, nr_pages, ns);
+	if (way == CLEARPAGE_STRATEGY_KERNEL) {
+		this_cpu_add(node->stats->reference_pages[backend], nr_pages);
+		this_cpu_add(node->stats->reference_sample_ns[backend], ns);
+	} else {
+		this_cpu_add(node->stats->trial_pages[backend][way], nr_pages);
+		this_cpu_add(node->stats->trial_ns[backend][way], ns);
+	}
 }
 
 static void clearpage_account(struct clearpage_node *node, int strategy,
@@ -202,17 +207,8 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 
 	way = clearpage_measured_way(node, backend, strategy,
 				     page_to_pfn(page), 1);
-	if (way == CLEARPAGE_STRATEGY_KERNEL) {
-		clearpage_clear_reference_page(node, page, backend);
-		return;
-	}
-	if (way > 0) {
-		kaddr = kmap_local_page(page);
-		start = local_clock();
-		clearpage_run(way, kaddr);
-		ns = local_clock() - start;
-		kunmap_local(kaddr);
-		clearpage_count_trial(node, backend, way, 1, ns);
+	if (way >= 0) {
+		clearpage_clear_measured_page(node, way, page, backend);
 		return;
 	}
 	sample = clearpage_sample_now(1);
@@ -226,19 +222,19 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 	clearpage_account(node, strategy, 1, sample, ns, backend);
 }
 
-/* Clear @page with the kernel's routine, timed, as a reference frame. */
-void clearpage_clear_reference_page(struct clearpage_node *node,
-				    struct page *page, int backend)
+/*
+ * Clear @page the measured way @way, timed: kernel's routine as a reference
+ * frame, or a candidate's as a trial frame.
+ */
+void clearpage_clear_measured_page(struct clearpage_node *node, int way,
+				   struct page *page, int backend)
 {
 	void *kaddr = kmap_local_page(page);
-	u64 start = local_clock(), ns;
+	u64 start = local_clock();
 
-	clearpage_run(CLEARPAGE_STRATEGY_KERNEL, kaddr);
-	ns = clearpage_test_cost(CLEARPAGE_STRATEGY_KERNEL, 1,
-				 local_clock() - start);
+	clearpage_run(way, kaddr);
+	clearpage_count_measured(node, backend, way, 1, local_clock() - start);
 	kunmap_local(kaddr);
-	this_cpu_inc(node->stats->reference_pages[backend]);
-	this_cpu_add(node->stats->reference_sample_ns[backend], ns);
 }
 
 /*
@@ -249,16 +245,13 @@ void clearpage_clear_reference_page(struct clearpage_node *node,
 void clearpage_clear_reference_range(struct clearpage_node *node,
 				     struct page *page, unsigned int nr_pages)
 {
-	u64 start = local_clock(), ns;
+	u64 start = local_clock();
 
 	clearpage_run_range(CLEARPAGE_STRATEGY_KERNEL, page_address(page),
 			    (unsigned long)nr_pages << PAGE_SHIFT);
-	ns = clearpage_test_cost(CLEARPAGE_STRATEGY_KERNEL, nr_pages,
+	clearpage_count_measured(node, CLEARPAGE_BACKEND_HUGE,
+				 CLEARPAGE_STRATEGY_KERNEL, nr_pages,
 				 local_clock() - start);
-	this_cpu_add(node->stats->reference_pages[CLEARPAGE_BACKEND_HUGE],
-		     nr_pages);
-	this_cpu_add(node->stats->reference_sample_ns[CLEARPAGE_BACKEND_HUGE],
-		     ns);
 }
 
 /*

@@ -149,8 +149,8 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 void clearpage_clear_range(struct clearpage_node *node, int strategy,
 			   int routine, struct page *page,
 			   unsigned int nr_pages);
-void clearpage_clear_reference_page(struct clearpage_node *node,
-				    struct page *page, int backend);
+void clearpage_clear_measured_page(struct clearpage_node *node, int way,
+				   struct page *page, int backend);
 void clearpage_clear_reference_range(struct clearpage_node *node,
 				     struct page *page, unsigned int nr_pages);
 /*
@@ -161,9 +161,12 @@ void clearpage_clear_reference_range(struct clearpage_node *node,
 int clearpage_measured_way(struct clearpage_node *node, int backend,
 			   int strategy, unsigned long pfn,
 			   unsigned int nr_pages);
-/* Account a trial of @strategy: @nr_pages cleared in @ns, all timed. */
-void clearpage_count_trial(struct clearpage_node *node, int backend,
-			   int strategy, unsigned int nr_pages, u64 ns);
+/*
+ * Account @nr_pages cleared the measured way @way in @ns, all timed: a
+ * reference clear (kernel) or a trial of a candidate.
+ */
+void clearpage_count_measured(struct clearpage_node *node, int backend,
+			      int way, unsigned int nr_pages, u64 ns);
 void clearpage_count_prezeroed(struct clearpage_node *node,
 			       unsigned int nr_pages);
 void clearpage_count_allocator(struct clearpage_node *node,
