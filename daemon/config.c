@@ -56,7 +56,7 @@ static const struct key keys[] = {
 	K("Policy", "TrialMargin", T_DOUBLE, policy.trial_margin, 0, 1),
 	K("Policy", "TrialConfidence", T_DOUBLE, policy.trial_confidence, 0, 10),
 	K("Policy", "TrialSettle", T_UINT, policy.trial_settle, 1, 86400),
-	K("Baseline", "SlowerMargin", T_DOUBLE, slower_margin, 0, 10),
+	K("Baseline", "SlowerMargin", T_DOUBLE, policy.slower_margin, 0, 10),
 	K("Baseline", "SlowerWindow", T_DOUBLE, slower_window, 1, 86400),
 	K("Baseline", "SummaryInterval", T_DOUBLE, summary_interval, 1, 86400),
 	K("CPU", "AllowList", T_PATH, allowlist, 0, 0),
@@ -77,7 +77,6 @@ void config_defaults(struct daemon_config *config)
 	config->interval = 1;
 	config->log_level = CONFIG_LOG_INFO;
 	policy_config_defaults(&config->policy);
-	config->slower_margin = 0.05;
 	config->slower_window = 60;
 	config->summary_interval = 3600;
 	snprintf(config->allowlist, sizeof(config->allowlist), "%s",
@@ -310,11 +309,11 @@ int config_parse(struct daemon_config *config, const char *path,
 
 /*
  * The policy's guard, a stage of its pipeline, counts in intervals: the
- * [Baseline] settings in those of [Daemon] Interval.
+ * [Baseline] SlowerWindow in those of [Daemon] Interval (SlowerMargin is
+ * the policy's own).
  */
 void config_finish(struct daemon_config *config)
 {
-	config->policy.slower_margin = config->slower_margin;
 	config->policy.interval_seconds = config->interval;
 	config->policy.slower_window = (unsigned int)(config->slower_window /
 						      config->interval + 0.999);
@@ -514,7 +513,7 @@ void config_print(const struct daemon_config *c, FILE *out)
 		p->trial_candidates, p->trial_window, p->trial_margin,
 		p->trial_confidence, p->trial_settle);
 	fprintf(out, "[Baseline]\nSlowerMargin=%g\nSlowerWindow=%g\nSummaryInterval=%g\n\n",
-		c->slower_margin, c->slower_window, c->summary_interval);
+		p->slower_margin, c->slower_window, c->summary_interval);
 	fprintf(out, "[CPU]\nAllowList=%s\nAllowUnlistedCPU=%s\n", c->allowlist,
 		c->allow_unlisted_cpu ? "yes" : "no");
 	for (n = 0; n < CONFIG_MAX_NODES; n++)

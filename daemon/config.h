@@ -42,7 +42,6 @@ struct daemon_config {
 	/* [Policy] */
 	struct policy_config policy;
 	/* [Baseline] */
-	double slower_margin;		/* SlowerMargin=, fraction */
 	double slower_window;		/* SlowerWindow=, seconds */
 	double summary_interval;	/* SummaryInterval=, seconds */
 	/* [CPU] */
