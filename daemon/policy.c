@@ -52,6 +52,9 @@ const char *policy_reason_text(enum policy_reason reason)
 		[POLICY_R_TRIALS_FILLING] = "measuring the candidates on trial frames",
 		[POLICY_R_NONE_CHEAPER] = "no candidate measured cheaper beyond the noise",
 		[POLICY_R_MEASURED] = "measured cheaper on trial frames",
+		[POLICY_R_TRY_COLD] = "trying the cheapest cold strategy on the whole node",
+		[POLICY_R_TRY_HOT] = "trying the hot strategy on the whole node",
+		[POLICY_R_NOT_CHEAPER] = "the try on the whole node did not save the margin",
 	};
 
 	if (reason < 0 || reason >= POLICY_R_COUNT)
@@ -291,7 +294,10 @@ enum policy_confirm policy_confirm(const struct policy_config *config,
 				   struct policy_decision *decision)
 {
 	double mean, penalty = 0, user = obs->user_misses_per_page;
-	double limit = node->before_ns * (1 + config->revert_tolerance);
+	/* A try must save the margin; another switch only not lose more. */
+	double limit = node->before_ns * (node->trying ?
+					  1 - config->trial_margin :
+					  1 + config->revert_tolerance);
 
 	if (!node->confirm_left)
 		return POLICY_CONFIRM_NONE;
@@ -315,7 +321,8 @@ enum policy_confirm policy_confirm(const struct policy_config *config,
 	decision->action = POLICY_REVERT;
 	decision->to = node->switched_from;
 	set_reason(decision, mean <= limit ? POLICY_R_USER_MISSES :
-					     POLICY_R_WORSE);
+			     node->trying ? POLICY_R_NOT_CHEAPER :
+					    POLICY_R_WORSE);
 	decision->predicted_gain = (mean + penalty - node->before_ns) /
 				   (mean + penalty);
 	return POLICY_CONFIRM_REVERT;
@@ -374,6 +381,9 @@ static unsigned int window_size(const struct policy_config *config)
 	return size < 2 ? 2 : size > POLICY_TRIAL_WINDOW_MAX ?
 				      POLICY_TRIAL_WINDOW_MAX : size;
 }
+
+/* The longest a revert refutes a strategy for, in intervals. */
+#define REFUTE_MAX 86400U
 
 /* How far the cost of a steady node may move before exploration widens. */
 #define STEADY_SHIFT 0.25
@@ -481,6 +491,9 @@ enum policy_reason policy_compare(const struct policy_config *config,
 		    !trial_window_judge(&node->trial[s], size, &mean, &error))
 			continue;
 		full = true;
+		/* A switch to it was reverted: not for a while. */
+		if (node->refuted_left[s])
+			continue;
 		if (mean <= config->trial_margin ||
 		    mean - config->trial_confidence * error <= 0 ||
 		    mean <= *gain)
@@ -492,6 +505,61 @@ enum policy_reason policy_compare(const struct policy_config *config,
 	if (*target != node->strategy)
 		return POLICY_R_MEASURED;
 	return full ? POLICY_R_NONE_CHEAPER : POLICY_R_TRIALS_FILLING;
+}
+
+/*
+ * The allowed, calibrated strategy cheapest on cold pages that no revert
+ * refuted (the configured ColdStrategy, if any), or -1.
+ */
+static int cheapest_cold(const struct policy_config *config,
+			 unsigned int allowed,
+			 const struct policy_calibration *calibration,
+			 const struct policy_node *node)
+{
+	int s, best = config->cold_strategy;
+
+	if (best >= 0)
+		return usable(allowed, calibration, best) &&
+		       !node->refuted_left[best] ? best : -1;
+	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if (usable(allowed, calibration, s) && !node->refuted_left[s] &&
+		    (best < 0 ||
+		     calibration->cold_ns[s] < calibration->cold_ns[best]))
+			best = s;
+	return best;
+}
+
+enum policy_reason policy_try(const struct policy_config *config,
+			      unsigned int allowed,
+			      const struct policy_calibration *calibration,
+			      const struct policy_node *node, double fraction,
+			      int *target)
+{
+	bool cold = fraction < 0 || fraction >= config->up_threshold;
+	int s = node->strategy, hot, unused;
+	const double *ns;
+
+	*target = s;
+	if (!cold && fraction > config->down_threshold)
+		return POLICY_R_FITS;
+	if (cold) {
+		*target = cheapest_cold(config, allowed, calibration, node);
+		ns = calibration->cold_ns;
+	} else {
+		policy_pick_strategies(config, allowed, calibration, &hot,
+				       &unused);
+		*target = usable(allowed, calibration, hot) &&
+			  !node->refuted_left[hot] ? hot : -1;
+		ns = calibration->hot_ns;
+	}
+	/* Worth a try only where the calibration says it is cheaper. */
+	if (*target < 0 || *target == s ||
+	    (s >= 0 && s < CLEARPAGE_STRATEGY_COUNT && calibration->valid[s] &&
+	     ns[*target] >= (1 - config->trial_margin) * ns[s])) {
+		*target = s;
+		return POLICY_R_FITS;
+	}
+	return cold ? POLICY_R_TRY_COLD : POLICY_R_TRY_HOT;
 }
 
 double policy_estimate(const struct policy_config *config,
@@ -625,6 +693,9 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		node->since_switch++;
 	if (node->backoff_left)
 		node->backoff_left--;
+	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if (node->refuted_left[s])
+			node->refuted_left[s]--;
 
 	if (policy_guard(config, node, sample, pinned, decision)) {
 		forget_proposal(node);
@@ -639,6 +710,14 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	policy_observe(config, sample, &obs);
 	if (!obs.measured) {
 		forget_proposal(node);
+		/* A try cleared too little to be measured: not kept. */
+		if (node->trying && node->confirm_left &&
+		    ++node->confirm_unmeasured >= config->confirm) {
+			decision->action = POLICY_REVERT;
+			decision->to = node->switched_from;
+			set_reason(decision, POLICY_R_NOT_CHEAPER);
+			return;
+		}
 		return hold(decision, POLICY_R_FEW_SAMPLES);
 	}
 	if (!policy_pick_strategies(config, allowed, calibration, &hot, &cold) &&
@@ -651,6 +730,10 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		return hold(decision, POLICY_R_CONFIRMING);
 	case POLICY_CONFIRM_REVERT:
 		return;
+	case POLICY_CONFIRM_KEEP:
+		node->refute_next[node->strategy] = 0;
+		node->trying = false;
+		break;
 	default:
 		break;
 	}
@@ -660,8 +743,30 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		why = policy_compare(config, allowed, node, sample, &target,
 				     &gain, &decision->gain_bound);
 		decision->predicted_gain = gain;
-		if (why != POLICY_R_MEASURED)
-			return hold(decision, why);
+		if (why != POLICY_R_MEASURED) {
+			enum policy_reason tried = policy_try(
+				config, allowed, calibration, node,
+				decision->cold_fraction, &target);
+
+			if (tried != POLICY_R_TRY_COLD &&
+			    tried != POLICY_R_TRY_HOT) {
+				forget_proposal(node);
+				return hold(decision, why);
+			}
+			/* As a proposal: corroborated, dwell, limits. */
+			why = policy_gate(config, node, &obs, target,
+					  tried == POLICY_R_TRY_COLD, 0);
+			if (why != POLICY_R_NONE) {
+				if (why == POLICY_R_NOT_CORROBORATED)
+					forget_proposal(node);
+				return hold(decision, why);
+			}
+			decision->action = POLICY_SWITCH;
+			decision->to = target;
+			decision->whole = true;
+			set_reason(decision, tried);
+			return;
+		}
 		/* The window was the dwell; backoff and rate limit remain. */
 		why = node->backoff_left ? POLICY_R_BACKING_OFF :
 		      node->since_switch < config->rate_limit ?
@@ -712,6 +817,9 @@ void policy_applied(const struct policy_config *config,
 		    struct policy_node *node,
 		    const struct policy_decision *decision)
 {
+	unsigned int steady = node->steady;
+	double steady_ns = node->steady_ns;
+
 	if (decision->action == POLICY_HOLD)
 		return;
 	node->strategy = decision->to;
@@ -724,16 +832,36 @@ void policy_applied(const struct policy_config *config,
 	node->confirm_intervals = 0;
 	node->confirm_user_sum = 0;
 	node->confirm_user_intervals = 0;
+	node->confirm_unmeasured = 0;
 	if (decision->action == POLICY_SWITCH) {
 		node->switched_from = decision->from;
 		node->probing = decision->probe;
+		node->trying = decision->whole;
 		node->confirm_left = config->confirm;
 		node->before_ns = decision->ns_per_page;
+		/* A try, against the steady cost where it held steady. */
+		if (decision->whole && steady >= 3)
+			node->before_ns = steady_ns;
 		node->before_user_misses = decision->user_misses_per_page;
 	} else {
+		int from = decision->from;
+
 		node->confirm_left = 0;
-		/* A failed probe only waits for the next probe interval. */
-		node->backoff_left = node->probing ? 0 : config->backoff;
+		/* A failed probe or try only waits for the next one. */
+		node->backoff_left = node->probing || node->trying ?
+					     0 : config->backoff;
+		/* What the confirmation (or guard) refuted, not the probe. */
+		if (!node->probing && from >= 0 &&
+		    from < CLEARPAGE_STRATEGY_COUNT) {
+			unsigned int next = node->refute_next[from];
+
+			if (!next)
+				next = config->probe_interval;
+			node->refuted_left[from] = next;
+			node->refute_next[from] =
+				next > REFUTE_MAX / 2 ? REFUTE_MAX : 2 * next;
+		}
 		node->probing = false;
+		node->trying = false;
 	}
 }

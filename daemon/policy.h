@@ -14,8 +14,8 @@
  *             the node backs off (a pinned one is only flagged);
  *   observe   what the interval measured, against MinSamples;
  *   confirm   after a switch: if the cost over the confirmation intervals is
- *             worse than before it by more than the tolerance, revert and
- *             back off;
+ *             worse than before it by more than the tolerance (a try: not
+ *             TrialMargin cheaper), revert and back off;
  *   compare   where the module runs trials (clearpage.ko 0.3: trial frames
  *             cleared with each candidate strategy and timed, beside the
  *             reference frames cleared the kernel's way): the candidate
@@ -25,6 +25,18 @@
  *             decision wherever trials run; the calibration then only
  *             orders the candidates (policy_trials()), and the two stages
  *             below are skipped;
+ *   try       (trials, none measured cheaper) a trial frame shows what a
+ *             candidate costs in the cache state the node's other clears
+ *             leave, not what it saves when it clears every page (a
+ *             non-temporal node leaves no dirty lines for the next clears
+ *             to write back, a gain no share of frames can see). So where
+ *             the estimate says the pages are cold and the calibration's
+ *             cheapest cold strategy is cheaper there than the current one,
+ *             the whole node tries it; where they are hot on another
+ *             strategy, it tries the hot one. The confirmation keeps a try
+ *             only if it measured TrialMargin cheaper than before it; a
+ *             revert refutes the strategy for ProbeIntervals, doubling with
+ *             each revert;
  *   estimate  (no trials) the cold fraction, from where the measured ns/page lies
  *             between the calibrated hot and cold cost of the current
  *             strategy;
@@ -199,6 +211,9 @@ enum policy_reason {
 	POLICY_R_TRIALS_FILLING,	/* hold: a window of trials not yet full */
 	POLICY_R_NONE_CHEAPER,		/* hold: no candidate cheaper beyond noise */
 	POLICY_R_MEASURED,		/* switch: measured cheaper on trials */
+	POLICY_R_TRY_COLD,		/* switch the whole node, to try */
+	POLICY_R_TRY_HOT,		/* switch the whole node, to try */
+	POLICY_R_NOT_CHEAPER,		/* revert: a try saved less than TrialMargin */
 	POLICY_R_COUNT
 };
 
@@ -221,6 +236,7 @@ struct policy_decision {
 	double predicted_gain;		/* fraction of the current cost */
 	double user_misses_per_page;	/* -1 when not counted */
 	bool probe;			/* a SWITCH that only tries */
+	bool whole;			/* a TRY: kept only if TrialMargin cheaper */
 	/* MEASURED: the target's gain, less TrialConfidence standard errors. */
 	double gain_bound;
 	/*
@@ -252,18 +268,28 @@ struct policy_node {
 	unsigned int confirm_left;
 	int switched_from;
 	bool probing;			/* the last switch was a probe */
+	bool trying;			/* ... a try on the whole node */
 	double before_ns;		/* measured cost before the switch */
 	double before_user_misses;	/* per page cleared; -1: not counted */
 	double confirm_ns_sum;
 	double confirm_user_sum;
 	unsigned int confirm_intervals;
 	unsigned int confirm_user_intervals;
+	unsigned int confirm_unmeasured;	/* a try's intervals too few to time */
 	/* The guard's window of the strategy's and the kernel's costs. */
 	struct baseline_window slower_window;
 	/* Trials: a window per candidate (kernel's from reference frames). */
 	struct policy_trial_window trial[CLEARPAGE_STRATEGY_COUNT];
 	unsigned int steady;		/* intervals the own cost held steady */
 	double steady_ns;		/* its running mean */
+	/*
+	 * A strategy whose switch or try the confirmation reverted is neither
+	 * tried nor adopted from trials for refuted_left[s] intervals; each
+	 * revert doubles refute_next[s] (from ProbeIntervals), a kept switch
+	 * resets it.
+	 */
+	unsigned int refuted_left[CLEARPAGE_STRATEGY_COUNT];
+	unsigned int refute_next[CLEARPAGE_STRATEGY_COUNT];
 };
 
 void policy_node_init(struct policy_node *node, int strategy);
@@ -362,6 +388,23 @@ enum policy_reason policy_compare(const struct policy_config *config,
 				  struct policy_node *node,
 				  const struct policy_sample *sample,
 				  int *target, double *gain, double *bound);
+
+/*
+ * try: where compare measured no candidate cheaper, a switch of the whole
+ * node at the cold fraction @fraction (unknown counts as cold): TRY_COLD
+ * with @target the calibration's cheapest cold strategy at or above
+ * UpThreshold, TRY_HOT with the hot strategy at or below DownThreshold,
+ * either only if no revert refutes it and the calibration has it
+ * TrialMargin cheaper than the current strategy there; else FITS. A try
+ * then passes the gate as a proposal does (the PMU's corroboration of a
+ * cold one, DwellIntervals, backoff, the rate limit); a try whose clears
+ * are too few to time for ConfirmIntervals is reverted.
+ */
+enum policy_reason policy_try(const struct policy_config *config,
+			      unsigned int allowed,
+			      const struct policy_calibration *calibration,
+			      const struct policy_node *node, double fraction,
+			      int *target);
 
 /*
  * estimate: the cold fraction from where the strategy's cost lies between

@@ -738,6 +738,13 @@ struct trial_run {
 	int switches, reverts, last_switch;
 	enum policy_reason last_reason;
 	double last_gain, last_bound;
+	/*
+	 * What reference and trial frames cost amid the node's other clears,
+	 * where that is not what the strategy costs on every page (NULL:
+	 * the same).
+	 */
+	const double *marginal;
+	int tries, measured;
 };
 
 static void trial_run_init(struct trial_run *r)
@@ -764,6 +771,7 @@ static void trial_interval(struct trial_run *r, int i, const double *live,
 					.trials = true };
 	struct policy_decision d;
 	int cur = r->node.strategy, s;
+	const double *frames = r->marginal ? r->marginal : live;
 
 	r->trials = policy_trials(&r->config, r->allowed, false,
 				  &r->calibration, &r->node);
@@ -771,13 +779,13 @@ static void trial_interval(struct trial_run *r, int i, const double *live,
 	if (cur != CLEARPAGE_STRATEGY_KERNEL) {
 		sample.ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
 		sample.ref_samples = 128;
-		sample.ref_ns_per_page = live[0] * (1 + noise(i + 11, noise_frac));
+		sample.ref_ns_per_page = frames[0] * (1 + noise(i + 11, noise_frac));
 	}
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		if (!(r->trials & (1U << s)))
 			continue;
 		sample.trial_samples[s] = 64;
-		sample.trial_ns_per_page[s] = live[s] *
+		sample.trial_ns_per_page[s] = frames[s] *
 					      (1 + noise(i + 3 * s, noise_frac));
 		/* One interval's trial ten times too cheap: a timer glitch. */
 		if (outlier && s == CLEARPAGE_STRATEGY_MOVQ)
@@ -802,6 +810,8 @@ static void trial_interval(struct trial_run *r, int i, const double *live,
 	else
 		r->reverts++;
 	r->last_switch = i;
+	r->tries += d.whole;
+	r->measured += d.reason_id == POLICY_R_MEASURED;
 }
 
 static void test_trials_pick(void)
@@ -856,11 +866,78 @@ static void test_trials_regimes(void)
 		for (i = 0; i < 200; i++)
 			trial_interval(&r, i, regimes[k].live, 0.05, 0);
 		CHECK(r.node.strategy == regimes[k].best && r.switches == 1 &&
-		      r.reverts == 0 && r.last_switch == 9,
-		      "%s: one switch, to %s, once the first window of 10 is full (interval %d); %d switches, %d reverts",
+		      r.tries == 1 && r.reverts == 0 && r.last_switch == 2,
+		      "%s: the calibration's pick tried on the whole node after the dwell (3 intervals) and kept: one switch, to %s (interval %d); %d switches, %d reverts",
+		      regimes[k].name, names[regimes[k].best], r.last_switch,
+		      r.switches, r.reverts);
+
+		printf("trials, %s regime without a calibration\n",
+		       regimes[k].name);
+		trial_run_init(&r);
+		memset(&r.calibration, 0, sizeof(r.calibration));
+		r.config.trial_candidates = CLEARPAGE_STRATEGY_COUNT - 1;
+		for (i = 0; i < 200; i++)
+			trial_interval(&r, i, regimes[k].live, 0.05, 0);
+		CHECK(r.node.strategy == regimes[k].best && r.switches == 1 &&
+		      r.measured == 1 && r.reverts == 0 && r.last_switch == 9,
+		      "%s, no calibration (nothing to try): measured, to %s, once the first window of 10 is full (interval %d); %d switches, %d reverts",
 		      regimes[k].name, names[regimes[k].best], r.last_switch,
 		      r.switches, r.reverts);
 	}
+}
+
+/*
+ * Zen 5, sustained (the replay grid): a clzero trial folio amid the
+ * kernel's clears costs more than the kernel's own (it writes its lines
+ * back beside theirs), yet clzero on every folio halves the cost, since
+ * it leaves no dirty lines for the next clears.
+ */
+static const double marginal_sustained[] = { 175, 205, 206, 230, 340, 206 };
+
+static void test_trials_systemic(void)
+{
+	struct trial_run r;
+	int i, on_clzero = 0;
+
+	printf("trials, sustained, a gain only the whole node shows\n");
+	trial_run_init(&r);
+	r.marginal = marginal_sustained;
+	for (i = 0; i < 300; i++) {
+		trial_interval(&r, i, live_sustained, 0.05, 0);
+		on_clzero += r.node.strategy == CLEARPAGE_STRATEGY_CLZERO;
+	}
+	CHECK(r.node.strategy == CLEARPAGE_STRATEGY_CLZERO && r.tries == 1 &&
+	      r.switches == 1 && r.reverts == 0,
+	      "clzero's trial frames are dearer than the kernel's, yet the try on the whole node keeps it (%d tries, %d switches, %d reverts)",
+	      r.tries, r.switches, r.reverts);
+
+	/*
+	 * The reverse: on clzero, the kernel's reference frames look cheaper
+	 * than clzero's own clears (a cost they only have amid clzero's), and
+	 * every measured switch to the kernel is reverted by its
+	 * confirmation; each revert refutes the kernel for twice as long.
+	 */
+	static const double marginal_kernel_cheap[] = { 90, 205, 206, 230, 340, 206 };
+
+	printf("trials, sustained, the kernel's frames misleading on clzero (no guard)\n");
+	trial_run_init(&r);
+	/* The guard reads the same frames: this is the compare stage alone. */
+	r.config.slower_window = 0;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_CLZERO);
+	r.marginal = marginal_kernel_cheap;
+	on_clzero = 0;
+	for (i = 0; i < 600; i++) {
+		trial_interval(&r, i, live_sustained, 0.05, 0);
+		on_clzero += r.node.strategy == CLEARPAGE_STRATEGY_CLZERO;
+	}
+	CHECK(r.node.strategy == CLEARPAGE_STRATEGY_CLZERO &&
+	      r.reverts == r.measured + r.tries && r.measured >= 2 &&
+	      r.measured <= 5,
+	      "measured switches to the kernel, each reverted by its confirmation and refuted for longer: %d in 600 intervals (%d reverts, %d tries), ends on clzero",
+	      r.measured, r.reverts, r.tries);
+	CHECK(on_clzero >= 600 - 4 * r.reverts,
+	      "on clzero %d of 600 intervals (each refuted switch costs its confirmation)",
+	      on_clzero);
 }
 
 /* The choice follows the regime: burst, sustained, loaded, hot, sustained. */
@@ -891,6 +968,39 @@ static void test_trials_phases(void)
 	CHECK(r.node.strategy == CLEARPAGE_STRATEGY_CLZERO, "ends on clzero");
 }
 
+static void test_trials_try(void)
+{
+	static const double spike[] = { 80, 70, 70, 120, 185, 150 };
+	struct policy_sample sample = { .samples = 0, .trials = true };
+	struct policy_decision d;
+	struct trial_run r;
+	int i;
+
+	printf("trials: a try needs the dwell, and clears enough to be timed\n");
+	trial_run_init(&r);
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 100; i++)
+		trial_interval(&r, i, i % 20 == 10 ? spike : live_hot, 0.05, 0);
+	CHECK(r.tries == 0 && r.switches == 0,
+	      "hot pages, one interval in 20 costing twice as much: nothing tried (%d tries)",
+	      r.tries);
+	for (i = 0; i < 3; i++)
+		trial_interval(&r, 100 + i, live_burst, 0.05, 0);
+	CHECK(r.tries == 1 && r.node.strategy == CLEARPAGE_STRATEGY_CLZERO,
+	      "three cold intervals: clzero tried (%d tries)", r.tries);
+	for (i = 0; i < 3; i++) {
+		policy_step(&r.config, r.allowed, &r.calibration, &r.node,
+			    &sample, false, &d);
+		if (i < 2)
+			CHECK(d.action == POLICY_HOLD &&
+			      d.reason_id == POLICY_R_FEW_SAMPLES,
+			      "interval %d of the try without a timed clear: holds", i + 1);
+	}
+	CHECK(d.action == POLICY_REVERT && d.to == CLEARPAGE_STRATEGY_REP_STOSB &&
+	      d.reason_id == POLICY_R_NOT_CHEAPER,
+	      "a try not timed for ConfirmIntervals is reverted (%s)", d.reason);
+}
+
 static void test_trials_noise(void)
 {
 	struct trial_run r;
@@ -902,9 +1012,17 @@ static void test_trials_noise(void)
 	r.config.trial_candidates = 3;
 	for (i = 0; i < 300; i++)
 		trial_interval(&r, i, live_tie, 0.15, i % 37 == 5 ? 10 : 0);
-	CHECK(r.switches == 0 && r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB,
-	      "rep_stosb and rep_stosq cost the same: no switch in 300 noisy intervals, one trial in 37 ten times too cheap (%d switches)",
-	      r.switches);
+	CHECK(r.measured == 0 && r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB,
+	      "rep_stosb and rep_stosq cost the same: no measured switch in 300 noisy intervals, one trial in 37 ten times too cheap (%d)",
+	      r.measured);
+	/*
+	 * The burst calibration has clzero cheapest on cold pages, the live
+	 * costs have it dearest: tried, refuted, tried again at 30, 60, 120
+	 * intervals' distance.
+	 */
+	CHECK(r.tries == 4 && r.reverts == 4,
+	      "a calibration the live costs refute: clzero tried 4 times in 300 intervals, each reverted (%d tries, %d reverts)",
+	      r.tries, r.reverts);
 }
 
 static void test_trials_stages(void)
@@ -976,6 +1094,8 @@ int main(int argc, char **argv)
 	test_trials_stages();
 	test_trials_regimes();
 	test_trials_phases();
+	test_trials_systemic();
+	test_trials_try();
 	test_trials_noise();
 	return check_summary();
 }
