@@ -114,11 +114,19 @@ void baseline_window_add(struct baseline_window *w,
 	for (i = 0; i < intervals; i++) {
 		at = (w->next + BASELINE_MAX_WINDOW - 1 - i) %
 		     BASELINE_MAX_WINDOW;
+		seconds += w->slot[at].seconds;
+		/*
+		 * Only intervals that timed both sides: the reference of one
+		 * cache state against the strategy's cost in another (a few
+		 * hot folios, all of them reference or trial frames) is no
+		 * comparison.
+		 */
+		if (!w->slot[at].samples || !w->slot[at].ref_samples)
+			continue;
 		samples += w->slot[at].samples;
 		sample_ns += w->slot[at].sample_ns;
 		ref_samples += w->slot[at].ref_samples;
 		ref_ns += w->slot[at].ref_ns;
-		seconds += w->slot[at].seconds;
 	}
 	verdict->seconds = seconds;
 	if (samples < min_samples || ref_samples < min_samples ||

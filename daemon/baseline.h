@@ -94,7 +94,8 @@ void baseline_window_init(struct baseline_window *w, int strategy);
 /*
  * Add one interval to @w (restarted if the strategy changed) and judge the
  * last @intervals of it: slower when they are all there, each side has at
- * least @min_samples, and the strategy's cost per page exceeds the
+ * least @min_samples over the intervals that timed both sides (the others
+ * do not count), and the strategy's cost per page exceeds the
  * kernel's by more than @margin (a fraction). kernel itself is never
  * slower than the kernel.
  */

@@ -170,6 +170,33 @@ static void test_window(void)
 	baseline_window_add(&w, &in, 4, 8, 0.05, &v);
 	CHECK(v.slower, "8 samples over a longer window: judged");
 
+	/*
+	 * Intervals that timed one side only do not count: cheap reference
+	 * clears of a hot phase, whose own clears were all measured frames,
+	 * against the strategy's cost in a cold one are no comparison.
+	 */
+	baseline_window_init(&w, MOVQ);
+	for (i = 0; i < 4; i++) {
+		in = interval(MOVQ, 1000, 16, 0, 30);
+		in.samples = 0;
+		in.sample_ns = 0;
+		baseline_window_add(&w, &in, 5, 8, 0.05, &v);
+	}
+	in = interval(MOVQ, 1000, 16, 50, 170);
+	baseline_window_add(&w, &in, 5, 8, 0.05, &v);
+	CHECK(!v.slower && near(v.kernel_ns_per_page, 170) &&
+	      near(v.ns_per_page, 50) && near(v.seconds, 5),
+	      "only the interval that timed both sides is compared: %.0f vs %.0f",
+	      v.ns_per_page, v.kernel_ns_per_page);
+	in = interval(MOVQ, 1000, 16, 0, 30);
+	in.ref_samples = 0;
+	in.ref_ns = 0;
+	in.sample_ns = 16 * 500;
+	baseline_window_add(&w, &in, 5, 8, 0.05, &v);
+	CHECK(!v.slower && near(v.ns_per_page, 50),
+	      "nor does an interval without reference clears: %.0f",
+	      v.ns_per_page);
+
 	/* kernel is never slower than itself. */
 	baseline_window_init(&w, KERNEL);
 	in = interval(KERNEL, 1000, 16, 300, 100);
