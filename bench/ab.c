@@ -185,11 +185,9 @@ int bench_ab(int argc, char **argv)
 		case '1': name[0] = optarg; break;
 		case '2': name[1] = optarg; break;
 		case 'r':
-			if (bench_parse_uint(optarg, "--repeats", 10000, &repeats) ||
-			    repeats < 2) {
-				bench_error("--repeats: at least 2 runs per arm are needed for a t-test");
+			/* At least 2 runs per arm for a t-test. */
+			if (bench_parse_range(optarg, "--repeats", 2, 10000, &repeats))
 				return 2;
-			}
 			break;
 		case 'c':
 			confidence = strtod(optarg, &end);
@@ -205,10 +203,12 @@ int bench_ab(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind < argc || !cmd[0] || !cmd[1]) {
-		if (!cmd[0] || !cmd[1])
-			bench_error("ab needs both --a and --b workloads");
+	if (optind < argc) {
 		usage(stderr);
+		return 2;
+	}
+	if (!cmd[0] || !cmd[1]) {
+		bench_error("ab needs both --a and --b workloads (see clearpage-bench ab --help)");
 		return 2;
 	}
 	if (bench_out_open(&out, dir, "ab", argc, argv, "arm,run,seconds"))

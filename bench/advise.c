@@ -175,20 +175,20 @@ int bench_advise(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
-			if (bench_parse_uint(optarg, "--runs", 1000, &runs) || !runs)
+			if (bench_parse_range(optarg, "--runs", 1, 1000, &runs))
 				return 2;
 			break;
 		case 'c':
-			if (bench_parse_uint(optarg, "--cpu", 4095, &cpu))
+			if (bench_parse_cpu(optarg, "--cpu", &cpu))
 				return 2;
 			break;
 		case 'n':
-			if (bench_parse_uint(optarg, "--node", 1023, &node))
+			if (bench_parse_node(optarg, "--node", &node))
 				return 2;
 			break;
 		case 'P': pool = optarg; break;
 		case 'L':
-			if (bench_parse_uint(optarg, "--load", 4095, &load_cpu))
+			if (bench_parse_cpu(optarg, "--load", &load_cpu))
 				return 2;
 			break;
 		case 'w': write = true; break;

@@ -91,8 +91,19 @@ int bench_parse_strategies(const char *list, unsigned int *mask);
 /* "16K,256K,8M,4G" into bytes; returns the count or -EINVAL. */
 int bench_parse_sizes(const char *list, uint64_t *sizes, int max);
 void bench_format_size(uint64_t bytes, char *buf, size_t size);
+/*
+ * Command-line values, checked before any work: one error line naming
+ * @what and what it accepts, and -EINVAL (the caller exits 2).
+ */
 int bench_parse_uint(const char *text, const char *what, unsigned long max,
 		     unsigned long *value);
+int bench_parse_range(const char *text, const char *what, unsigned long min,
+		      unsigned long max, unsigned long *value);
+/* A CPU this process may run on. */
+int bench_parse_cpu(const char *text, const char *what, unsigned long *value);
+/* An online NUMA node. */
+int bench_parse_node(const char *text, const char *what, unsigned long *value);
+#define BENCH_MAX_NODES 1024
 
 /* Memory: mmap'd, bound to @node (-1: local), optionally populated. */
 void *bench_map(size_t bytes, int node, bool populate, bool huge);

@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -19,6 +20,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "../daemon/pmu.h"
 #include "bench.h"
 
 #define MPOL_BIND 2
@@ -248,21 +250,78 @@ void bench_format_size(uint64_t bytes, char *buf, size_t size)
 		snprintf(buf, size, "%lluK", (unsigned long long)(bytes >> 10));
 }
 
-int bench_parse_uint(const char *text, const char *what, unsigned long max,
-		     unsigned long *value)
+int bench_parse_range(const char *text, const char *what, unsigned long min,
+		      unsigned long max, unsigned long *value)
 {
 	char *end;
 	unsigned long v;
 
 	errno = 0;
 	v = strtoul(text, &end, 10);
-	if (errno || end == text || *end || v > max || text[0] == '-') {
-		bench_error("%s: '%s' is not a number from 0 to %lu", what, text,
-			    max);
+	if (errno || end == text || *end || v < min || v > max ||
+	    text[0] == '-') {
+		bench_error("%s: '%s' is not a number from %lu to %lu", what, text,
+			    min, max);
 		return -EINVAL;
 	}
 	*value = v;
 	return 0;
+}
+
+int bench_parse_uint(const char *text, const char *what, unsigned long max,
+		     unsigned long *value)
+{
+	return bench_parse_range(text, what, 0, max, value);
+}
+
+/* The first line of @path, or @fallback where it cannot be read. */
+static void read_line(const char *path, char *buf, size_t size,
+		      const char *fallback)
+{
+	FILE *f = fopen(path, "re");
+
+	if (!f || !fgets(buf, (int)size, f))
+		snprintf(buf, size, "%s", fallback);
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+int bench_parse_cpu(const char *text, const char *what, unsigned long *value)
+{
+	char online[256];
+	cpu_set_t set;
+
+	if (bench_parse_uint(text, what, CPU_SETSIZE - 1, value))
+		return -EINVAL;
+	if (sched_getaffinity(0, sizeof(set), &set) ||
+	    !CPU_ISSET((int)*value, &set)) {
+		read_line("/sys/devices/system/cpu/online", online,
+			  sizeof(online), "unknown");
+		bench_error("%s: CPU %lu is not one this process can run on (online CPUs: %s)",
+			    what, *value, online);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int bench_parse_node(const char *text, const char *what, unsigned long *value)
+{
+	char online[256];
+	int nodes[BENCH_MAX_NODES], n;
+
+	if (bench_parse_uint(text, what, BENCH_MAX_NODES - 1, value))
+		return -EINVAL;
+	/* A kernel without NUMA has node 0 only. */
+	read_line("/sys/devices/system/node/online", online, sizeof(online),
+		  "0");
+	n = pmu_parse_cpulist(online, nodes, BENCH_MAX_NODES);
+	for (int i = 0; i < n; i++)
+		if (nodes[i] == (int)*value)
+			return 0;
+	bench_error("%s: node %lu is not online (online nodes: %s)", what,
+		    *value, online);
+	return -EINVAL;
 }
 
 int bench_bind_cpu(int cpu)

@@ -123,7 +123,7 @@ int bench_faults(int argc, char **argv)
 		switch (opt) {
 		case 's': size_list = optarg; break;
 		case 'r':
-			if (bench_parse_uint(optarg, "--runs", 1000, &runs) || !runs)
+			if (bench_parse_range(optarg, "--runs", 1, 1000, &runs))
 				return 2;
 			break;
 		case 'n': node_arg = optarg; break;
@@ -156,7 +156,8 @@ int bench_faults(int argc, char **argv)
 			return 1;
 		}
 	} else {
-		if (bench_parse_uint(node_arg, "--node", MAX_NODES - 1, &node_value))
+		if (bench_parse_node(node_arg, "--node", &node_value) ||
+		    bench_parse_range(node_arg, "--node", 0, MAX_NODES - 1, &node_value))
 			return 2;
 		nodes[0] = (int)node_value;
 		nr_nodes = 1;

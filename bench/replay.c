@@ -759,7 +759,7 @@ int bench_replay(int argc, char **argv)
 		case 'w': workload = optarg; break;
 		case 'p': phases = optarg; break;
 		case 'P':
-			if (bench_parse_uint(optarg, "--pages", 1UL << 24, &r.pages) || !r.pages)
+			if (bench_parse_range(optarg, "--pages", 1, 1UL << 24, &r.pages))
 				return 2;
 			break;
 		case 't':
@@ -774,21 +774,19 @@ int bench_replay(int argc, char **argv)
 			touch_given = true;
 			break;
 		case 'H':
-			if (bench_parse_uint(optarg, "--hot-pages", 1UL << 20, &r.hot_pages) ||
-			    !r.hot_pages)
+			if (bench_parse_range(optarg, "--hot-pages", 1, 1UL << 20, &r.hot_pages))
 				return 2;
 			break;
 		case 'C':
-			if (bench_parse_uint(optarg, "--cold-mb", 1UL << 20, &cold_mb) || !cold_mb)
+			if (bench_parse_range(optarg, "--cold-mb", 1, 1UL << 20, &cold_mb))
 				return 2;
 			break;
 		case 'r':
-			if (bench_parse_uint(optarg, "--repeats", 1000, &repeats) || !repeats)
+			if (bench_parse_range(optarg, "--repeats", 1, 1000, &repeats))
 				return 2;
 			break;
 		case 's':
-			if (bench_parse_uint(optarg, "--sample-every", 1UL << 20, &r.sample_every) ||
-			    !r.sample_every)
+			if (bench_parse_range(optarg, "--sample-every", 1, 1UL << 20, &r.sample_every))
 				return 2;
 			break;
 		case 'R':
@@ -817,7 +815,7 @@ int bench_replay(int argc, char **argv)
 			}
 			break;
 		case 'L':
-			if (bench_parse_uint(optarg, "--load", 4095, &load_cpu))
+			if (bench_parse_cpu(optarg, "--load", &load_cpu))
 				return 2;
 			break;
 		case 'M':
@@ -838,11 +836,11 @@ int bench_replay(int argc, char **argv)
 			}
 			break;
 		case 'c':
-			if (bench_parse_uint(optarg, "--cpu", 4095, &cpu))
+			if (bench_parse_cpu(optarg, "--cpu", &cpu))
 				return 2;
 			break;
 		case 'n':
-			if (bench_parse_uint(optarg, "--node", 1023, &node))
+			if (bench_parse_node(optarg, "--node", &node))
 				return 2;
 			break;
 		case 'f':

@@ -115,11 +115,11 @@ int bench_strategies(int argc, char **argv)
 		case 'G': po.gigantic = false; break;
 		case 'B': po.sustained = false; break;
 		case 'L':
-			if (bench_parse_uint(optarg, "--load", 4095, &load_cpu))
+			if (bench_parse_cpu(optarg, "--load", &load_cpu))
 				return 2;
 			break;
 		case 'r':
-			if (bench_parse_uint(optarg, "--runs", 1000, &runs) || !runs)
+			if (bench_parse_range(optarg, "--runs", 1, 1000, &runs))
 				return 2;
 			break;
 		case 'S':
@@ -127,11 +127,11 @@ int bench_strategies(int argc, char **argv)
 				return 2;
 			break;
 		case 'c':
-			if (bench_parse_uint(optarg, "--cpu", 4095, &cpu))
+			if (bench_parse_cpu(optarg, "--cpu", &cpu))
 				return 2;
 			break;
 		case 'n':
-			if (bench_parse_uint(optarg, "--node", 1023, &node))
+			if (bench_parse_node(optarg, "--node", &node))
 				return 2;
 			break;
 		case 'o': dir = optarg; break;

@@ -148,7 +148,8 @@ expect2() {
 	local pattern=$1
 	shift
 	"$@" >/dev/null 2>"$out/err"
-	test $? -eq 2 && grep -q -- "$pattern" "$out/err"
+	test $? -eq 2 && grep -q -- "$pattern" "$out/err" &&
+		test "$(wc -l < "$out/err")" -eq 1
 }
 check "unknown command" expect2 "unknown command" "$bench" nosuch
 check "a size that is not a multiple of 4K" expect2 "--sizes" "$bench" strategies --pattern contiguous --sizes 3K
@@ -170,7 +171,19 @@ check "a bad --config is refused with file:line" \
 	sh -c "printf '[Policy]\nMargin=-1\n' > '$out/bad.conf'; '$bench' replay --config '$out/bad.conf' 2>&1 >/dev/null | grep -q 'bad.conf:2'"
 check "advise with a bad pool" expect2 "--pool" "$bench" advise --pool 3K
 check "ab without both arms" expect2 "both --a and --b" "$bench" ab --a true
-check "ab with one run per arm" expect2 "at least 2" "$bench" ab --a true --b true --repeats 1
+check "ab with one run per arm" expect2 "--repeats: '1' is not a number from 2" "$bench" ab --a true --b true --repeats 1
+# Zero counts, and a CPU or node that is not there, before any work.
+check "strategies --runs 0" expect2 "--runs: '0' is not a number from 1" "$bench" strategies --runs 0
+check "faults --runs 0" expect2 "--runs: '0' is not a number from 1" "$bench" faults --runs 0
+check "advise --runs 0" expect2 "--runs: '0' is not a number from 1" "$bench" advise --runs 0
+check "replay --repeats 0" expect2 "--repeats: '0' is not a number from 1" "$bench" replay --repeats 0
+check "replay --pages 0" expect2 "--pages: '0' is not a number from 1" "$bench" replay --pages 0
+check "replay --cpu 999" expect2 "--cpu: CPU 999 is not one this process can run on" "$bench" replay --cpu 999
+check "strategies --cpu 999" expect2 "--cpu: CPU 999 is not one" "$bench" strategies --cpu 999
+check "advise --load 999" expect2 "--load: CPU 999 is not one" "$bench" advise --cpu 0 --load 999
+check "faults --node 1000" expect2 "--node: node 1000 is not online" "$bench" faults --node 1000
+check "strategies --node 1000" expect2 "--node: node 1000 is not online" "$bench" strategies --node 1000
+check "replay --node 1000" expect2 "--node: node 1000 is not online" "$bench" replay --node 1000
 check "a failing workload fails the run" sh -c "! '$bench' ab --a true --b false --repeats 2 --out '$out/a3' 2>/dev/null"
 
 echo "$passed passed, $failed failed, $skipped skipped"
