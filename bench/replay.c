@@ -357,14 +357,23 @@ static inline void touch(struct replay *r, const char *unit)
 	r->sink += bench_read_lines(unit, bytes);
 }
 
-/* The next unit of the pool, and its frame number (unit index) in the pool. */
+/*
+ * The next unit of the pool, and its frame number: what decides, as the
+ * module's pfn / unit does, whether it is a reference or trial frame. A
+ * cold unit's is its index in the pool; hot unit i has the cold pool's
+ * i-th shuffled index, so a hot pool of a few folios holds measured frames
+ * as often as any few folios would, not always (units 0 and 1 are the
+ * reference frame and the first candidate's trial frame).
+ */
 static inline char *next_page(struct replay *r, bool cold, uint64_t *frame)
 {
 	uint64_t unit_bytes = r->unit_pages * BENCH_PAGE;
 
 	if (!cold) {
-		*frame = r->hot_cursor++ % (r->hot_pages / r->unit_pages);
-		return r->hot_pool + *frame * unit_bytes;
+		uint64_t i = r->hot_cursor++ % (r->hot_pages / r->unit_pages);
+
+		*frame = r->order[i];
+		return r->hot_pool + i * unit_bytes;
 	}
 	*frame = r->order[r->cold_cursor++ % (r->cold_pages / r->unit_pages)];
 	return r->cold_pool + *frame * unit_bytes;
@@ -907,6 +916,12 @@ int bench_replay(int argc, char **argv)
 		cold_mb = (4 * bench_llc_bytes()) >> 20;
 		if (cold_mb < 1024)
 			cold_mb = 1024;
+	}
+	/* Hot units are numbered from the cold pool's shuffle. */
+	if (r.hot_pages > (cold_mb << 20) / BENCH_PAGE) {
+		bench_error("--hot-pages: %lu pages do not fit the cold pool of %lu MiB (--cold-mb)",
+			    r.hot_pages, cold_mb);
+		return 2;
 	}
 	if (cpu != ~0UL && bench_bind_cpu((int)cpu))
 		return 1;
