@@ -22,6 +22,7 @@
  *    reads the whole page or folio right after; auto (only where
  *    cache-miss counters watch it) otherwise.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,8 +30,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../daemon/allowlist.h"
+#include "../daemon/lib/savings-file.h"
 #include "bench.h"
 #include "patterns.h"
 
@@ -116,23 +119,103 @@ static bool allow(const struct verdict *v, int s, const double *best4k,
 	return s == CLEARPAGE_STRATEGY_REP_STOSB && v->hot4k <= HOT_TOLERANCE;
 }
 
-static int write_file(const char *path, const char *text)
+/* Directories up to @path's, 0755 whatever the umask. */
+static int make_parents(const char *path)
 {
 	char dir[1024], *slash;
-	FILE *f;
 
 	snprintf(dir, sizeof(dir), "%s", path);
 	for (slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
-		mkdir(dir, 0755);
+		if (!mkdir(dir, 0755)) {
+			if (chmod(dir, 0755))
+				goto fail;
+		} else if (errno != EEXIST) {
+			goto fail;
+		}
 		*slash = '/';
 	}
-	f = fopen(path, "we");
-	if (!f || fputs(text, f) == EOF || fclose(f)) {
-		bench_error("cannot write %s: %m", path);
+	return 0;
+fail:
+	bench_error("cannot create %s: %m", dir);
+	return -1;
+}
+
+static void fill_text(FILE *f, const void *text)
+{
+	fputs(text, f);
+}
+
+/* @path's text (NULL: there was none), or -1 where it cannot be read. */
+static int read_old(const char *path, char **text)
+{
+	FILE *f = fopen(path, "re");
+	size_t size = 0, got;
+	char *buf = NULL;
+
+	*text = NULL;
+	if (!f)
+		return errno == ENOENT ? 0 : -1;
+	do {
+		char *grown = realloc(buf, size + 4096 + 1);
+
+		if (!grown) {
+			free(buf);
+			fclose(f);
+			return -1;
+		}
+		buf = grown;
+		got = fread(buf + size, 1, 4096, f);
+		size += got;
+	} while (got == 4096);
+	buf[size] = '\0';
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
 		return -1;
 	}
-	printf("wrote %s\n", path);
+	fclose(f);
+	*text = buf;
+	return 0;
+}
+
+/*
+ * Both drop-ins or neither: each replaced whole (a temporary name and a
+ * rename), 0644 in 0755 directories whatever the umask, so the daemon's
+ * own user reads them; where the second cannot be written, the first is
+ * put back as it was.
+ */
+static int write_dropins(const char *paths[2], const char *texts[2])
+{
+	char *old = NULL;
+	int err;
+
+	if (make_parents(paths[0]) || make_parents(paths[1]))
+		return -1;
+	if (read_old(paths[0], &old)) {
+		bench_error("cannot read %s to keep it if the write fails: %m", paths[0]);
+		return -1;
+	}
+	err = cp_file_replace(paths[0], fill_text, texts[0]);
+	if (err) {
+		bench_error("cannot write %s: %s; nothing changed", paths[0],
+			    strerror(-err));
+		free(old);
+		return -1;
+	}
+	err = cp_file_replace(paths[1], fill_text, texts[1]);
+	if (err) {
+		int undo = old ? cp_file_replace(paths[0], fill_text, old) :
+				 (unlink(paths[0]) ? -errno : 0);
+
+		bench_error("cannot write %s: %s; %s %s", paths[1], strerror(-err),
+			    undo ? "and could not put back" : "put back",
+			    paths[0]);
+		free(old);
+		return -1;
+	}
+	free(old);
+	printf("wrote %s\nwrote %s\n", paths[0], paths[1]);
 	return 0;
 }
 
@@ -161,8 +244,8 @@ int bench_advise(int argc, char **argv)
 	unsigned long runs = 5, cpu = ~0UL, node = ~0UL;
 	unsigned int mask = 0, family, model, stepping, allowed = 0;
 	const char *dir = "bench-results", *root = "", *pool = NULL;
-	char vendor[64], names[128], line[256], why[2048], text[4096];
-	char path[1024], error[512], date[32];
+	char vendor[64], names[128], line[256], why[2048], text[4096], text2[4096];
+	char path[1024], path2[1024], error[512], date[32];
 	int opt, s, b, hot, pick[2], err;
 	double best4k = 1, best2m = 1;
 	double rbest4k[REGIMES] = { 1, 1, 1 }, rbest2m[REGIMES] = { 1, 1, 1 };
@@ -368,15 +451,14 @@ int bench_advise(int argc, char **argv)
 		 "%s\n", date, runs, line);
 	snprintf(path, sizeof(path), "%s/etc/clearpaged/cpu-allowlist.d/50-advise.conf",
 		 root);
-	if (write_file(path, text))
-		return 1;
-	snprintf(text, sizeof(text),
+	snprintf(text2, sizeof(text2),
 		 "# Measured by clearpage-bench advise on %s for %s family 0x%x model 0x%x.\n"
 		 "%s[Policy]\nHotStrategy=%s\nColdStrategy=auto\nNonTemporal=%s\n",
 		 date, vendor, family, model, why, bench_strategy_names[hot],
 		 nt_yes ? "yes" : "auto");
-	snprintf(path, sizeof(path), "%s/etc/clearpaged.conf.d/50-advise.conf", root);
-	if (write_file(path, text))
+	snprintf(path2, sizeof(path2), "%s/etc/clearpaged.conf.d/50-advise.conf", root);
+	if (write_dropins((const char *[2]){ path, path2 },
+			  (const char *[2]){ text, text2 }))
 		return 1;
 	printf("Apply with: systemctl reload clearpaged\n");
 	return 0;

@@ -160,7 +160,8 @@ int allowlist_load(struct allowlist *list, const char *path, char *error,
 	int err = config_read_file(path, &text);
 
 	if (err) {
-		snprintf(error, error_size, "%s: %s", path, strerror(-err));
+		snprintf(error, error_size, "%s: %s", path,
+			 config_read_error(err));
 		return err;
 	}
 	err = allowlist_parse(list, path, text, error, error_size);

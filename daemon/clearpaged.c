@@ -9,7 +9,7 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "allowlist.h"
+#include "check-config.h"
 #include "config.h"
 #include "log.h"
 #include "manager.h"
@@ -20,7 +20,10 @@ static void usage(FILE *out)
 		"Usage: clearpaged [OPTIONS]\n\n"
 		"Choose per NUMA node how the kernel zeroes user pages.\n\n"
 		"  --dry-run          decide and log, change nothing\n"
-		"  --check-config     validate the configuration, print it, exit\n"
+		"  --check-config     validate the configuration, print the files read\n"
+		"                     and the result, exit 1 on anything the daemon\n"
+		"                     would not apply as written\n"
+		"  --lenient          with --check-config: unknown keys only warn\n"
 		"  --config-root DIR  read the configuration below DIR (for tests)\n"
 		"  -h, --help         this help\n"
 		"      --version      print the version\n\n"
@@ -38,43 +41,10 @@ static void usage(FILE *out)
 
 static void warn_config(const char *message, void *arg)
 {
-	(void)arg;
+	unsigned int *warnings = arg;
+
+	(*warnings)++;
 	log_line(LOG_WARNING, "%s", message);
-}
-
-/* --check-config: what the allowlist says about this CPU, as a comment. */
-static void print_cpu_verdict(const struct daemon_config *config)
-{
-	const struct allowlist_entry *entry;
-	unsigned int family, model, stepping;
-	struct allowlist list;
-	char vendor[64], error[512], names[128];
-
-	if (allowlist_cpu_from_cpuinfo("/proc/cpuinfo", vendor, sizeof(vendor),
-				       &family, &model, &stepping)) {
-		printf("\n# This CPU: unknown (no /proc/cpuinfo)\n");
-		return;
-	}
-	printf("\n# This CPU: %s family %u model %u stepping %u: ", vendor,
-	       family, model, stepping);
-	if (allowlist_load_all(&list, config->allowlist_dir, config->allowlist,
-			       error, sizeof(error))) {
-		printf("the allowlist cannot be read: %s\n", error);
-		return;
-	}
-	entry = allowlist_match(&list, vendor, family, model, stepping);
-	if (entry) {
-		allowlist_format_strategies(entry->strategies, names,
-					    sizeof(names));
-		printf("allowed %s by %s:%u\n", names, entry->file,
-		       entry->line);
-	} else {
-		printf("not on the allowlist: monitoring only%s\n",
-		       config->allow_unlisted_cpu ?
-		       ", but AllowUnlistedCPU=yes lets clearpaged act" :
-		       " (clearpage-bench advise measures it and writes a line)");
-	}
-	allowlist_free(&list);
 }
 
 int main(int argc, char **argv)
@@ -82,6 +52,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "check-config", no_argument, NULL, 'c' },
+		{ "lenient", no_argument, NULL, 'l' },
 		{ "config-root", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -89,7 +60,8 @@ int main(int argc, char **argv)
 	};
 	struct daemon_config config;
 	struct daemon_overrides overrides = { 0 };
-	bool check = false;
+	bool check = false, lenient = false;
+	unsigned int warnings = 0;
 	const char *root = "";
 	char error[512];
 	int c;
@@ -101,6 +73,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			check = true;
+			break;
+		case 'l':
+			lenient = true;
 			break;
 		case 'r':
 			root = optarg;
@@ -121,16 +96,19 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	log_init(LOG_INFO);
-	if (config_load(&config, root, warn_config, NULL, error, sizeof(error))) {
+	if (lenient && !check) {
+		fprintf(stderr, "clearpaged: --lenient only goes with --check-config\n");
+		return 2;
+	}
+	if (config_load(&config, root, warn_config, &warnings, error,
+			sizeof(error))) {
 		fprintf(stderr, "clearpaged: %s\n", error);
 		return 1;
 	}
 	config_apply_overrides(&config, &overrides);
-	if (check) {
-		config_print(&config, stdout);
-		print_cpu_verdict(&config);
-		return 0;
-	}
+	if (check)
+		return check_config(&config, root, warnings, lenient, stdout,
+				    stderr) ? 1 : 0;
 	log_set_level(config.log_level);
 	return manager_run(&config, root, &overrides);
 }

@@ -335,18 +335,43 @@ int config_read_file(const char *path, char **text)
 {
 	FILE *f = fopen(path, "re");
 	size_t size;
+	int err = 0;
 
 	if (!f)
 		return -errno;
-	*text = malloc(1 << 20);
+	*text = malloc(CONFIG_FILE_MAX + 1);
 	if (!*text) {
 		fclose(f);
 		return -ENOMEM;
 	}
-	size = fread(*text, 1, (1 << 20) - 1, f);
-	(*text)[size] = '\0';
+	/* One byte more than allowed tells a file that is too large. */
+	size = fread(*text, 1, CONFIG_FILE_MAX + 1, f);
+	if (ferror(f))
+		err = -EIO;
+	else if (size > CONFIG_FILE_MAX)
+		err = -EFBIG;
+	else if (memchr(*text, '\0', size))
+		err = -EILSEQ;
 	fclose(f);
+	if (err) {
+		free(*text);
+		*text = NULL;
+		return err;
+	}
+	(*text)[size] = '\0';
 	return 0;
+}
+
+const char *config_read_error(int err)
+{
+	switch (err) {
+	case -EFBIG:
+		return "larger than 1 MiB, the most a configuration file may be";
+	case -EILSEQ:
+		return "contains a NUL byte: not a text file";
+	default:
+		return strerror(-err);
+	}
 }
 
 static int apply_file(struct daemon_config *config, const char *path,
@@ -357,7 +382,8 @@ static int apply_file(struct daemon_config *config, const char *path,
 	int err = config_read_file(path, &text);
 
 	if (err) {
-		snprintf(error, error_size, "%s: %s", path, strerror(-err));
+		snprintf(error, error_size, "%s: %s", path,
+			 config_read_error(err));
 		return err;
 	}
 	err = config_parse(config, path, text, warn, warn_arg, error,
@@ -423,28 +449,21 @@ static bool exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-int config_load(struct daemon_config *config, const char *root,
-		config_warn_fn warn, void *warn_arg, char *error,
-		size_t error_size)
+int config_for_each_file(const char *root,
+			 int (*fn)(const char *path, void *arg), void *arg)
 {
 	char path[2 * CONFIG_PATH_MAX], etc_dir[CONFIG_PATH_MAX],
 		lib_dir[CONFIG_PATH_MAX];
-	struct daemon_config *next = malloc(sizeof(*next));
 	char **names = NULL;
 	size_t count = 0, i;
 	int err = 0;
 
-	if (!next)
-		return -ENOMEM;
-	config_defaults(next);
-	snprintf(next->allowlist_dir, sizeof(next->allowlist_dir),
-		 "%s/etc/clearpaged/cpu-allowlist.d", root);
 	snprintf(path, sizeof(path), "%s/etc/clearpaged.conf", root);
 	if (!exists(path))
 		snprintf(path, sizeof(path), "%s/usr/lib/clearpaged/clearpaged.conf",
 			 root);
 	if (exists(path))
-		err = apply_file(next, path, warn, warn_arg, error, error_size);
+		err = fn(path, arg);
 
 	snprintf(etc_dir, sizeof(etc_dir), "%s/etc/clearpaged.conf.d", root);
 	snprintf(lib_dir, sizeof(lib_dir), "%s/usr/lib/clearpaged/clearpaged.conf.d",
@@ -458,12 +477,61 @@ int config_load(struct daemon_config *config, const char *root,
 			if (!exists(path))
 				snprintf(path, sizeof(path), "%s/%s", lib_dir,
 					 names[i]);
-			err = apply_file(next, path, warn, warn_arg, error,
-					 error_size);
+			err = fn(path, arg);
 		}
 		free(names[i]);
 	}
 	free(names);
+	return err;
+}
+
+struct load_args {
+	struct daemon_config *config;
+	config_warn_fn warn;
+	void *warn_arg;
+	char *error;
+	size_t error_size;
+};
+
+static int load_one(const char *path, void *arg)
+{
+	struct load_args *a = arg;
+
+	return apply_file(a->config, path, a->warn, a->warn_arg, a->error,
+			  a->error_size);
+}
+
+int config_load(struct daemon_config *config, const char *root,
+		config_warn_fn warn, void *warn_arg, char *error,
+		size_t error_size)
+{
+	struct daemon_config *next = malloc(sizeof(*next));
+	struct load_args args = {
+		.config = next, .warn = warn, .warn_arg = warn_arg,
+		.error = error, .error_size = error_size,
+	};
+	int err;
+
+	if (!next)
+		return -ENOMEM;
+	config_defaults(next);
+	snprintf(next->allowlist_dir, sizeof(next->allowlist_dir),
+		 "%s/etc/clearpaged/cpu-allowlist.d", root);
+	err = config_for_each_file(root, load_one, &args);
+	/* AllowList= names a path on the machine the root stands for. */
+	if (!err && root[0] && next->allowlist[0] == '/') {
+		char resolved[CONFIG_PATH_MAX];
+
+		if ((size_t)snprintf(resolved, sizeof(resolved), "%s%s", root,
+				     next->allowlist) >= sizeof(resolved)) {
+			snprintf(error, error_size,
+				 "AllowList=%s: too long under the root %s",
+				 next->allowlist, root);
+			err = -ENAMETOOLONG;
+		} else {
+			memcpy(next->allowlist, resolved, sizeof(resolved));
+		}
+	}
 	if (!err)
 		err = config_check(next, error, error_size);
 	if (!err) {

@@ -71,7 +71,16 @@ typedef void (*config_warn_fn)(const char *message, void *arg);
 void config_defaults(struct daemon_config *config);
 
 /*
- * Load every file under @root ("" for /). On success fills @config and
+ * Every file config_load() reads under @root, in its order: clearpaged.conf
+ * (/etc, else /usr/lib), then the drop-ins by name (/etc over /usr/lib).
+ * Stops at the first nonzero return of @fn and returns it.
+ */
+int config_for_each_file(const char *root,
+			 int (*fn)(const char *path, void *arg), void *arg);
+
+/*
+ * Load every file under @root ("" for /; AllowList= is then a path under
+ * @root too). On success fills @config and
  * returns 0; on failure returns -EINVAL (or -errno) with one line in @error
  * and leaves @config untouched.
  */
@@ -87,8 +96,16 @@ int config_load_file(struct daemon_config *config, const char *path,
 		     config_warn_fn warn, void *warn_arg, char *error,
 		     size_t error_size);
 
-/* Read a text file of up to 1 MiB into a new NUL-terminated @text. */
+#define CONFIG_FILE_MAX (1U << 20)
+
+/*
+ * Read a text file of up to CONFIG_FILE_MAX bytes into a new NUL-terminated
+ * @text. -EFBIG: larger; -EILSEQ: it holds a NUL byte (parsing would stop
+ * there); else -errno. Nothing is read in part.
+ */
 int config_read_file(const char *path, char **text);
+/* What config_read_file()'s error means, for "PATH: ..." messages. */
+const char *config_read_error(int err);
 
 /* Apply one file's text (for tests and fuzzing). */
 int config_parse(struct daemon_config *config, const char *path,

@@ -13,6 +13,8 @@ clearpaged=${2:-}
 allowlist=${3:-}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# clearpaged --check-config checks that its own user could enter it.
+chmod 755 "$out"
 passed=0 failed=0 skipped=0
 
 check() {
@@ -132,12 +134,28 @@ if [ -f "$out/root/etc/clearpaged/cpu-allowlist.d/50-advise.conf" ]; then
 		grep -qE "^$(sed -n 's/^vendor_id[^:]*: //p' /proc/cpuinfo | head -n 1) +0x" \
 		"$out/root/etc/clearpaged/cpu-allowlist.d/50-advise.conf"
 	if [ -n "$clearpaged" ]; then
-		printf '[CPU]\nAllowList=%s\n' "$allowlist" > "$out/root/etc/clearpaged.conf"
+		# The shipped list where the package puts it, under the root.
+		mkdir -p "$out/root/usr/share/clearpaged"
+		cp "$allowlist" "$out/root/usr/share/clearpaged/cpu-allowlist.conf"
+		chmod 644 "$out/root/usr/share/clearpaged/cpu-allowlist.conf"
 		check "clearpaged accepts the advised settings and this CPU's measured line" \
 			sh -c "'$clearpaged' --check-config --config-root '$out/root' > '$out/check.txt' &&
 			       grep -q '^HotStrategy=' '$out/check.txt' &&
 			       grep -q '^# This CPU: .*: allowed .* by $out/root/etc/clearpaged/cpu-allowlist.d/50-advise.conf:[0-9]' '$out/check.txt'"
 	fi
+	# Under umask 077 the daemon's own user must still read them.
+	check "advise --write under umask 077: 0644 drop-ins in 0755 directories" \
+		sh -c "umask 077 && '$bench' advise --runs 1 --pool 8M --write --root '$out/r77' --out '$out/adv77' >/dev/null 2>&1 &&
+		       test \"\$(stat -c %a '$out/r77/etc/clearpaged/cpu-allowlist.d/50-advise.conf' '$out/r77/etc/clearpaged.conf.d/50-advise.conf' '$out/r77/etc/clearpaged/cpu-allowlist.d' '$out/r77/etc/clearpaged.conf.d' '$out/r77/etc' | tr '\n' ' ')\" = '644 644 755 755 755 '"
+	# Both or neither: the policy drop-in cannot be replaced (a directory
+	# holds its name), so the allowlist drop-in is put back as it was.
+	mkdir -p "$out/rfail/etc/clearpaged/cpu-allowlist.d" "$out/rfail/etc/clearpaged.conf.d/50-advise.conf"
+	echo "# the admin's line" > "$out/rfail/etc/clearpaged/cpu-allowlist.d/50-advise.conf"
+	check "advise --write: both drop-ins or neither" \
+		sh -c "! '$bench' advise --runs 1 --pool 8M --write --root '$out/rfail' --out '$out/advf' >/dev/null 2>'$out/advf.err' &&
+		       grep -q 'put back' '$out/advf.err' &&
+		       test \"\$(cat '$out/rfail/etc/clearpaged/cpu-allowlist.d/50-advise.conf')\" = \"# the admin's line\" &&
+		       test -z \"\$(ls -A '$out/rfail/etc/clearpaged/cpu-allowlist.d' | grep -v '^50-advise.conf\$')\""
 else
 	check "advise: no line, and it says why" \
 		sh -c "'$bench' advise --runs 1 --pool 8M --out '$out/adv2' 2>/dev/null | grep -q 'No strategy beat the kernel'"

@@ -155,6 +155,55 @@ static void test_failed_load_keeps_config(const char *root)
 	      "a bad drop-in fails the load and changes nothing (%s)", error);
 }
 
+/*
+ * A file over 1 MiB, or one holding a NUL byte, is refused whole: read in
+ * part, a file of 1,048,579 bytes ending in "Interval=1000" once gave
+ * Interval=1, and parsing stopped silently at a NUL.
+ */
+static void test_file_limits(const char *root)
+{
+	struct daemon_config c, before;
+	char path[512], error[512], *text;
+	size_t pad = CONFIG_FILE_MAX + 3 - strlen("[Daemon]\nInterval=1000\n");
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/big.conf", root);
+	f = fopen(path, "w");
+	fputs("[Daemon]\n", f);
+	for (size_t i = 0; i < pad; i++)
+		fputc(i % 64 == 63 ? '\n' : '#', f);
+	fputs("Interval=1000\n", f);
+	fclose(f);
+	config_defaults(&c);
+	before = c;
+	CHECK(config_read_file(path, &text) == -EFBIG,
+	      "a file of 1 MiB and 3 bytes is too large");
+	CHECK(config_load_file(&c, path, NULL, NULL, error, sizeof(error)) ==
+		      -EFBIG && strstr(error, "big.conf: larger than 1 MiB") &&
+		      !memcmp(&c, &before, sizeof(c)),
+	      "it is refused whole, saying so, and changes nothing (%s)", error);
+
+	snprintf(path, sizeof(path), "%s/nul.conf", root);
+	f = fopen(path, "w");
+	fwrite("[Daemon]\nInterval=1\0\nInterval=5\n", 1, 32, f);
+	fclose(f);
+	CHECK(config_load_file(&c, path, NULL, NULL, error, sizeof(error)) ==
+		      -EILSEQ && strstr(error, "nul.conf: contains a NUL byte") &&
+		      !memcmp(&c, &before, sizeof(c)),
+	      "a NUL byte is refused, not read up to (%s)", error);
+
+	/* Exactly 1 MiB is allowed. */
+	snprintf(path, sizeof(path), "%s/max.conf", root);
+	f = fopen(path, "w");
+	fputs("[Daemon]\nInterval=7\n", f);
+	for (size_t i = strlen("[Daemon]\nInterval=7\n"); i < CONFIG_FILE_MAX; i++)
+		fputc(i % 64 == 63 ? '\n' : '#', f);
+	fclose(f);
+	CHECK(config_load_file(&c, path, NULL, NULL, error, sizeof(error)) == 0 &&
+		      c.interval == 7,
+	      "a file of exactly 1 MiB is read whole (%s)", error);
+}
+
 /* --dry-run wins over the files, at the first load and at every reload. */
 static void test_overrides(const char *root)
 {
@@ -300,6 +349,7 @@ int main(int argc, char **argv)
 	test_warnings();
 	test_overrides(root);
 	test_failed_load_keeps_config(root);
+	test_file_limits(root);
 	test_print_round_trip();
 	test_allowlist(argv[1]);
 	test_shipped_config(argv[2]);
