@@ -54,7 +54,7 @@ const char *policy_reason_text(enum policy_reason reason)
 		[POLICY_R_MEASURED] = "measured cheaper on trial frames",
 		[POLICY_R_TRY_COLD] = "trying the cheapest cold strategy on the whole node",
 		[POLICY_R_TRY_HOT] = "trying the hot strategy on the whole node",
-		[POLICY_R_NOT_CHEAPER] = "the try on the whole node did not save the margin",
+		[POLICY_R_NOT_CHEAPER] = "the switch did not save the margin on the whole node",
 	};
 
 	if (reason < 0 || reason >= POLICY_R_COUNT)
@@ -294,7 +294,11 @@ enum policy_confirm policy_confirm(const struct policy_config *config,
 				   struct policy_decision *decision)
 {
 	double mean, penalty = 0, user = obs->user_misses_per_page;
-	/* A try must save the margin; another switch only not lose more. */
+	/*
+	 * A switch from trials or a try must save the margin on the whole
+	 * node (a trial frame may measure a strategy apart from how it costs
+	 * on every clear); another switch only not lose more.
+	 */
 	double limit = node->before_ns * (node->trying ?
 					  1 - config->trial_margin :
 					  1 + config->revert_tolerance);
@@ -836,11 +840,12 @@ void policy_applied(const struct policy_config *config,
 	if (decision->action == POLICY_SWITCH) {
 		node->switched_from = decision->from;
 		node->probing = decision->probe;
-		node->trying = decision->whole;
+		node->trying = decision->whole ||
+			       decision->reason_id == POLICY_R_MEASURED;
 		node->confirm_left = config->confirm;
 		node->before_ns = decision->ns_per_page;
-		/* A try, against the steady cost where it held steady. */
-		if (decision->whole && steady >= 3)
+		/* Against the steady cost where it held steady. */
+		if (node->trying && steady >= 3)
 			node->before_ns = steady_ns;
 		node->before_user_misses = decision->user_misses_per_page;
 	} else {

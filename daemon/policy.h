@@ -14,8 +14,10 @@
  *             the node backs off (a pinned one is only flagged);
  *   observe   what the interval measured, against MinSamples;
  *   confirm   after a switch: if the cost over the confirmation intervals is
- *             worse than before it by more than the tolerance (a try: not
- *             TrialMargin cheaper), revert and back off;
+ *             worse than before it by more than the tolerance (a try or
+ *             a switch from trials: not TrialMargin cheaper, as trial
+ *             frames may measure a strategy apart from its cost on every
+ *             clear), revert and back off;
  *   compare   where the module runs trials (clearpage.ko 0.3: trial frames
  *             cleared with each candidate strategy and timed, beside the
  *             reference frames cleared the kernel's way): the candidate
@@ -213,7 +215,8 @@ enum policy_reason {
 	POLICY_R_MEASURED,		/* switch: measured cheaper on trials */
 	POLICY_R_TRY_COLD,		/* switch the whole node, to try */
 	POLICY_R_TRY_HOT,		/* switch the whole node, to try */
-	POLICY_R_NOT_CHEAPER,		/* revert: a try saved less than TrialMargin */
+	POLICY_R_NOT_CHEAPER,		/* revert: a switch from trials or a try
+					 * saved less than TrialMargin */
 	POLICY_R_COUNT
 };
 
@@ -268,7 +271,8 @@ struct policy_node {
 	unsigned int confirm_left;
 	int switched_from;
 	bool probing;			/* the last switch was a probe */
-	bool trying;			/* ... a try on the whole node */
+	bool trying;			/* ... a try, or from trials: kept
+					 * only if TrialMargin cheaper */
 	double before_ns;		/* measured cost before the switch */
 	double before_user_misses;	/* per page cleared; -1: not counted */
 	double confirm_ns_sum;

@@ -1001,6 +1001,42 @@ static void test_trials_try(void)
 	      "a try not timed for ConfirmIntervals is reverted (%s)", d.reason);
 }
 
+/*
+ * Trial frames that measure every strategy a quarter cheaper than the
+ * node's own clears cost (seen on 4 KiB cold pages in the sustained
+ * regime): each candidate looks cheaper than the current strategy, which
+ * it is not. A switch from trials is kept only if the whole node then
+ * costs TrialMargin less; else it is reverted and its target refuted for
+ * ever longer, so the node does not flap between equals.
+ */
+static void test_trials_biased(void)
+{
+	static const double live[] = { 250, 250, 250, 600, 400, 380 };
+	/* The reference frames true: the guard is not what is tested. */
+	static const double frames[] = { 250, 188, 188, 450, 300, 285 };
+	struct trial_run r;
+	int i, on_stosb = 0;
+
+	printf("trials that measure every candidate a quarter cheaper than it is\n");
+	trial_run_init(&r);
+	r.config.non_temporal = POLICY_NT_AUTO;
+	r.marginal = frames;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 300; i++) {
+		trial_interval(&r, i, live, 0.05, 0);
+		on_stosb += r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB;
+	}
+	CHECK(r.measured >= 1 && r.reverts == r.switches - (r.node.strategy !=
+							   CLEARPAGE_STRATEGY_REP_STOSB),
+	      "every switch the biased trials made was reverted (%d switches, %d reverts)",
+	      r.switches, r.reverts);
+	CHECK(r.measured <= 5,
+	      "refuted for ever longer: at most 5 measured switches in 300 intervals (%d)",
+	      r.measured);
+	CHECK(on_stosb >= 280,
+	      "rep_stosb cleared in at least 280 of 300 intervals (%d)", on_stosb);
+}
+
 static void test_trials_noise(void)
 {
 	struct trial_run r;
@@ -1096,6 +1132,7 @@ int main(int argc, char **argv)
 	test_trials_phases();
 	test_trials_systemic();
 	test_trials_try();
+	test_trials_biased();
 	test_trials_noise();
 	return check_summary();
 }

@@ -204,7 +204,7 @@ for n in 0 1; do
 		check "trials: node $n $b tried the calibration's cheapest cold strategy on the whole node" \
 			wait_log "node $n $b: switched kernel -> [a-z_]*: trying the cheapest cold strategy on the whole node" 1 60
 		check "trials: node $n $b reverted the try, which saved nothing" \
-			wait_log "node $n $b: reverted [a-z_]* -> kernel: the try on the whole node did not save the margin" 1 60
+			wait_log "node $n $b: reverted [a-z_]* -> kernel: the switch did not save the margin on the whole node" 1 60
 		check "trials: node $n $b switched kernel -> movq, measured cheaper on trial frames" \
 			wait_log "node $n $b: switched kernel -> movq: measured cheaper on trial frames" 1 60
 	done
