@@ -144,6 +144,7 @@ static void clear_huge_ranges(struct clearpage_node *node, int strategy,
 struct trial {
 	struct page *page;
 	bool resched;			/* a cond_resched() between ranges */
+	bool timed;			/* every range's clock went forward */
 	u64 ns;
 };
 
@@ -151,14 +152,17 @@ static void clear_trial_range(void *arg, int routine, unsigned long first,
 			      unsigned long n)
 {
 	struct trial *t = arg;
-	u64 start;
+	u64 start, ns = 0;
 
 	if (t->resched)
 		cond_resched();
 	start = local_clock();
 	clearpage_run_range(routine, page_address(nth_page(t->page, first)),
 			    n << PAGE_SHIFT);
-	t->ns += local_clock() - start;
+	if (clearpage_elapsed(start, &ns))
+		t->ns += ns;
+	else
+		t->timed = false;
 }
 
 /*
@@ -177,7 +181,7 @@ static void clear_measured(struct clearpage_node *node, int way,
 			   bool allocator)
 {
 	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
-	struct trial t = { nth_page(page, first), resched, 0 };
+	struct trial t = { nth_page(page, first), resched, true, 0 };
 	unsigned int i, n;
 
 	if (way == CLEARPAGE_STRATEGY_KERNEL) {
@@ -208,7 +212,8 @@ static void clear_measured(struct clearpage_node *node, int way,
 			clear_trial_range(&t, way, i, n);
 		}
 	}
-	clearpage_count_measured(node, CLEARPAGE_BACKEND_HUGE, way, m, t.ns);
+	clearpage_measured_done(node, CLEARPAGE_BACKEND_HUGE, way, m, t.timed,
+				t.ns);
 }
 
 /* The huge_measure_kb part of a folio of @nr_pages: its first subpage. */

@@ -156,6 +156,38 @@ int clearpage_measured_way(struct clearpage_node *node, int backend,
 	return candidate;
 }
 
+/*
+ * The ns since @start in *@ns, or false. local_clock() is monotonic on one
+ * CPU only, and the timed regions run preemptible: without a stable TSC a
+ * region that migrated may end "before" it began. That is no sample, never
+ * a u64 that wrapped.
+ */
+bool clearpage_elapsed(u64 start, u64 *ns)
+{
+	s64 delta = (s64)(clearpage_test_clock(local_clock()) - start);
+
+	if (delta < 0)
+		return false;
+	*ns = delta;
+	return true;
+}
+
+/*
+ * A measured clear (@way kernel: a reference, else a trial) of @nr_pages:
+ * counted with its time @ns, or, where the clock could not say how long it
+ * took (!@timed), as @way's pages, untimed.
+ */
+void clearpage_measured_done(struct clearpage_node *node, int backend,
+			     int way, unsigned int nr_pages, bool timed,
+			     u64 ns)
+{
+	if (!timed) {
+		this_cpu_add(node->stats->pages[backend][way], nr_pages);
+		return;
+	}
+	clearpage_count_measured(node, backend, way, nr_pages, ns);
+}
+
 void clearpage_count_measured(struct clearpage_node *node, int backend,
 			      int way, unsigned int nr_pages, u64 ns)
 {
@@ -217,7 +249,7 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 		start = local_clock();
 	clearpage_run(strategy, kaddr);
 	if (sample)
-		ns = local_clock() - start;
+		sample = clearpage_elapsed(start, &ns);
 	kunmap_local(kaddr);
 	clearpage_account(node, strategy, 1, sample, ns, backend);
 }
@@ -230,10 +262,12 @@ void clearpage_clear_measured_page(struct clearpage_node *node, int way,
 				   struct page *page, int backend)
 {
 	void *kaddr = kmap_local_page(page);
-	u64 start = local_clock();
+	u64 start = local_clock(), ns = 0;
+	bool timed;
 
 	clearpage_run(way, kaddr);
-	clearpage_count_measured(node, backend, way, 1, local_clock() - start);
+	timed = clearpage_elapsed(start, &ns);
+	clearpage_measured_done(node, backend, way, 1, timed, ns);
 	kunmap_local(kaddr);
 }
 
@@ -245,13 +279,14 @@ void clearpage_clear_measured_page(struct clearpage_node *node, int way,
 void clearpage_clear_reference_range(struct clearpage_node *node,
 				     struct page *page, unsigned int nr_pages)
 {
-	u64 start = local_clock();
+	u64 start = local_clock(), ns = 0;
+	bool timed;
 
 	clearpage_run_range(CLEARPAGE_STRATEGY_KERNEL, page_address(page),
 			    (unsigned long)nr_pages << PAGE_SHIFT);
-	clearpage_count_measured(node, CLEARPAGE_BACKEND_HUGE,
-				 CLEARPAGE_STRATEGY_KERNEL, nr_pages,
-				 local_clock() - start);
+	timed = clearpage_elapsed(start, &ns);
+	clearpage_measured_done(node, CLEARPAGE_BACKEND_HUGE,
+				CLEARPAGE_STRATEGY_KERNEL, nr_pages, timed, ns);
 }
 
 /*
@@ -274,7 +309,7 @@ void clearpage_clear_range(struct clearpage_node *node, int strategy,
 	clearpage_run_range(routine, page_address(page),
 			    (unsigned long)nr_pages << PAGE_SHIFT);
 	if (sample)
-		ns = local_clock() - start;
+		sample = clearpage_elapsed(start, &ns);
 	clearpage_account(node, strategy, nr_pages, sample, ns,
 			  CLEARPAGE_BACKEND_HUGE);
 }

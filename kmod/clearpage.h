@@ -161,6 +161,12 @@ void clearpage_clear_reference_range(struct clearpage_node *node,
 int clearpage_measured_way(struct clearpage_node *node, int backend,
 			   int strategy, unsigned long pfn,
 			   unsigned int nr_pages);
+/* The ns since @start, false where the clock went backwards (clear.c). */
+bool clearpage_elapsed(u64 start, u64 *ns);
+/* A measured clear, timed or (!@timed) counted as @way's pages only. */
+void clearpage_measured_done(struct clearpage_node *node, int backend,
+			     int way, unsigned int nr_pages, bool timed,
+			     u64 ns);
 /*
  * Account @nr_pages cleared the measured way @way in @ns, all timed: a
  * reference clear (kernel) or a trial of a candidate.
@@ -201,6 +207,8 @@ bool clearpage_test_break_self_test(int strategy);
 void clearpage_test_calibration(struct clearpage_calibration *result);
 const char *clearpage_test_alloc_clear_symbol(const char *name);
 u64 clearpage_test_cost(int strategy, unsigned int nr_pages, u64 ns);
+void clearpage_test_set_delay(int strategy);
+u64 clearpage_test_clock(u64 now);
 #else
 static inline int clearpage_test_init(void) { return 0; }
 static inline unsigned int clearpage_test_kernel_version(unsigned int version)
@@ -223,6 +231,8 @@ static inline u64 clearpage_test_cost(int strategy, unsigned int nr_pages,
 {
 	return ns;
 }
+static inline void clearpage_test_set_delay(int strategy) { }
+static inline u64 clearpage_test_clock(u64 now) { return now; }
 #endif
 
 #endif /* _CLEARPAGE_H */

@@ -93,8 +93,17 @@ int clearpage_node_set_strategy(struct clearpage_node *node, int backend,
 
 	if (!clearpage_strategy_usable(strategy))
 		return -EINVAL;
+	clearpage_test_set_delay(strategy);
 
 	mutex_lock(&clearpage_lock);
+	/*
+	 * Again under the lock: a calibration may have refused the routine
+	 * and moved every node off it since (clearpage_strategy_withdraw()).
+	 */
+	if (!clearpage_strategy_usable(strategy)) {
+		mutex_unlock(&clearpage_lock);
+		return -EINVAL;
+	}
 	for (b = first_backend(backend); b < end_backend(backend); b++)
 		if (source == CLEARPAGE_SOURCE_DAEMON && node->choice[b].pinned) {
 			mutex_unlock(&clearpage_lock);
@@ -109,13 +118,19 @@ int clearpage_node_set_strategy(struct clearpage_node *node, int backend,
 	return 0;
 }
 
-/* Every backend of every node on @strategy returns to kernel, pinned or not. */
-static void clearpage_nodes_leave(int strategy)
+/*
+ * Refuse @strategy, and every backend of every node on it returns to
+ * kernel, pinned or not, in one section under clearpage_lock: a set or a
+ * trial, which checks that the strategy is usable under the lock too, comes
+ * before (and is moved back) or after (and is refused).
+ */
+static void clearpage_strategy_withdraw(int strategy)
 {
 	struct clearpage_node *node;
 	int nid, b;
 
 	mutex_lock(&clearpage_lock);
+	clearpage_strategy_refuse(strategy);
 	for_each_clearpage_node(node, nid)
 		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
 			WRITE_ONCE(node->choice[b].trials,
@@ -144,8 +159,7 @@ int clearpage_node_calibrate(struct clearpage_node *node)
 	for (strategy = 1; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
 		if (!(failed & (1L << strategy)))
 			continue;
-		clearpage_strategy_refuse(strategy);
-		clearpage_nodes_leave(strategy);
+		clearpage_strategy_withdraw(strategy);
 	}
 	return 0;
 }
@@ -198,6 +212,12 @@ int clearpage_node_set_trials(struct clearpage_node *node, int backend,
 	if (err)
 		return err;
 	mutex_lock(&clearpage_lock);
+	/* Under the lock too: see clearpage_strategy_withdraw(). */
+	err = clearpage_trials_check(trials);
+	if (err) {
+		mutex_unlock(&clearpage_lock);
+		return err;
+	}
 	for (b = first_backend(backend); b < end_backend(backend); b++)
 		if (trials && node->choice[b].pinned) {
 			mutex_unlock(&clearpage_lock);

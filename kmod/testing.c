@@ -24,10 +24,18 @@
  *    strategy (0: measured), reported for every timed clear instead of the
  *    emulated CPU's meaningless timing, so that a choice made from trial
  *    frames is deterministic. Only the timing is replaced: every page is
- *    still cleared with the strategy.
+ *    still cleared with the strategy;
+ *  - "broken": test_clock_back_ns makes every timed region end before it
+ *    began, as one that migrated to a CPU whose clock is behind would
+ *    without a stable TSC;
+ *  - "broken": test_set_wait_ms holds a strategy set between its check
+ *    that the routine is usable and its lock until a calibration refused
+ *    the routine (and 200 ms more), so that the race of the two is run in
+ *    the order that once installed a refused routine.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
@@ -69,6 +77,16 @@ static unsigned int test_cost_ns[CLEARPAGE_STRATEGY_COUNT];
 module_param_array(test_cost_ns, uint, NULL, 0644);
 MODULE_PARM_DESC(test_cost_ns,
 		 "ns per page reported for every timed clear, per strategy in id order (0: measured)");
+
+static unsigned long test_clock_back_ns;
+module_param(test_clock_back_ns, ulong, 0644);
+MODULE_PARM_DESC(test_clock_back_ns,
+		 "every timed region ends this many ns before it began, as on another CPU's unsynchronised clock");
+
+static unsigned int test_set_wait_ms;
+module_param(test_set_wait_ms, uint, 0644);
+MODULE_PARM_DESC(test_set_wait_ms,
+		 "hold a strategy set after its usability check until the routine is refused (at most this long)");
 
 int clearpage_test_init(void)
 {
@@ -119,6 +137,27 @@ void clearpage_test_calibration(struct clearpage_calibration *result)
 	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++)
 		if (result[strategy].hot_ns)
 			result[strategy] = epyc[strategy];
+}
+
+u64 clearpage_test_clock(u64 now)
+{
+	unsigned long back = READ_ONCE(test_clock_back_ns);
+
+	return back ? now - back : now;
+}
+
+void clearpage_test_set_delay(int strategy)
+{
+	unsigned int ms = READ_ONCE(test_set_wait_ms), waited = 0;
+
+	if (!ms)
+		return;
+	while (clearpage_strategy_usable(strategy) && waited < ms) {
+		msleep(10);
+		waited += 10;
+	}
+	/* Well after the nodes were moved off it, too. */
+	msleep(200);
 }
 
 u64 clearpage_test_cost(int strategy, unsigned int nr_pages, u64 ns)
