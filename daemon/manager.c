@@ -137,13 +137,19 @@ static void decide_allowlist(struct manager *m)
 						 m->config.allowlist_dir,
 						 m->config.allowlist, error,
 						 sizeof(error)) == 0;
-	if (!m->allowlist_loaded)
-		log_line(LOG_WARNING, "cannot read the CPU allowlist: %s", error);
-	else
+	if (m->allowlist_loaded)
 		entry = allowlist_match(&m->allowlist, vendor, family, model,
 					stepping);
 	m->monitor_only = false;
-	if (entry) {
+	if (!m->allowlist_loaded) {
+		/* No list, no permission: AllowUnlistedCPU= is for CPUs the
+		 * list was read and did not name. */
+		m->allowed = 1U << CLEARPAGE_STRATEGY_KERNEL;
+		m->monitor_only = true;
+		log_event(LOG_WARNING, MESSAGE_ID_ALLOWLIST,
+			  "cannot read the CPU allowlist: %s; monitoring only until it can be read (fix it, then systemctl reload clearpaged)",
+			  error);
+	} else if (entry) {
 		m->allowed = entry->strategies;
 		log_event(LOG_INFO, MESSAGE_ID_ALLOWLIST,
 			  "CPU %s family %u model %u stepping %u is on the allowlist (%s:%u)",
@@ -567,9 +573,22 @@ static void step_unit(struct manager *m, const struct cp_node_info *info,
 	struct policy_counters now;
 	struct policy_decision d;
 
-	if (!u->known)
+	if (!u->known) {
 		/* Later changes of the pin arrive as events (on_module_event). */
 		u->pinned = be->pinned;
+		/*
+		 * Set by an earlier clearpaged that could not return it (a
+		 * crash, SIGKILL, a lost event socket): ours to guard, and to
+		 * return on stop.
+		 */
+		if (be->source == CLEARPAGE_SOURCE_DAEMON && !be->pinned &&
+		    be->strategy != CLEARPAGE_STRATEGY_KERNEL) {
+			u->changed_by_us = true;
+			log_line(LOG_NOTICE, "node %u %s: on %s, set by an earlier clearpaged: adopted, guarded and returned to kernel on stop",
+				 info->node, cp_backend_name(backend),
+				 policy_strategy_name(be->strategy));
+		}
+	}
 	if (!u->known || u->policy.strategy != be->strategy) {
 		/* First sight, or changed by someone else: start afresh. */
 		policy_node_init(&u->policy, be->strategy);
@@ -663,10 +682,12 @@ static void write_savings(struct manager *m, int count)
 }
 
 /* MetricsFile=: every interval, whether attached or waiting. */
-static void write_metrics(struct manager *m, int count)
+static void write_metrics(struct manager *m, int count, bool stopped)
 {
 	static struct metrics_node nodes[CP_MAX_NODES];
+	struct timespec now;
 	struct metrics_daemon d = {
+		.stopped = stopped,
 		.attached = m->client != NULL,
 		.monitor_only = m->monitor_only,
 		.dry_run = m->config.dry_run,
@@ -676,6 +697,8 @@ static void write_metrics(struct manager *m, int count)
 
 	if (!m->config.metrics_file[0])
 		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	d.now = now.tv_sec + now.tv_nsec / 1e9;
 	for (i = 0; m->client && i < count; i++) {
 		const struct node_state *st;
 
@@ -713,13 +736,13 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	int count, i;
 
 	if (!m->client && attach(m)) {
-		write_metrics(m, 0);
+		write_metrics(m, 0, false);
 		goto rearm;
 	}
 	count = cp_dump_nodes(m->client, m->infos, CP_MAX_NODES);
 	if (count < 0) {
 		detach(m, strerror(-count));
-		write_metrics(m, 0);
+		write_metrics(m, 0, false);
 		goto rearm;
 	}
 	for (i = 0; i < count; i++)
@@ -727,7 +750,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 			step_node(m, &m->infos[i], status, sizeof(status));
 	sd_notifyf(0, "STATUS=%s%s", m->monitor_only ? "monitoring only: " :
 			m->config.dry_run ? "dry run: " : "", status);
-	write_metrics(m, count);
+	write_metrics(m, count, false);
 	write_savings(m, count);
 rearm:
 	/* After an early tick (udev), the next one is a full interval away. */
@@ -802,6 +825,59 @@ out:
 	return 0;
 }
 
+/*
+ * After a reload: what clearpaged set goes back to kernel where it would
+ * no longer guard or choose it (a dry run changes nothing, so it would not
+ * return it on stop either; a monitor-only CPU or an allowlist without the
+ * strategy leaves the policy no pair to move it with).
+ */
+static void release_unguarded(struct manager *m)
+{
+	int node, b;
+
+	for (node = 0; node < CONFIG_MAX_NODES; node++) {
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			struct unit_state *u = &m->nodes[node].unit[b];
+			int s = u->policy.strategy;
+			char why[96];
+			int err;
+
+			if (!u->known || !u->changed_by_us || u->pinned ||
+			    s == CLEARPAGE_STRATEGY_KERNEL)
+				continue;
+			if (m->config.dry_run)
+				snprintf(why, sizeof(why),
+					 "a dry run changes nothing and returns nothing on stop");
+			else if (m->monitor_only)
+				snprintf(why, sizeof(why),
+					 "the CPU is monitored only now");
+			else if (!(m->allowed & (1U << s)))
+				snprintf(why, sizeof(why),
+					 "the allowlist no longer allows %s here",
+					 policy_strategy_name(s));
+			else
+				continue;
+			err = cp_set_strategy(m->client, node, b,
+					      CLEARPAGE_STRATEGY_KERNEL,
+					      CLEARPAGE_SOURCE_DAEMON);
+			if (err) {
+				log_line(LOG_WARNING, "node %d %s: returning %s to kernel after the reload failed: %s %s",
+					 node, cp_backend_name(b),
+					 policy_strategy_name(s), strerror(-err),
+					 cp_client_error(m->client));
+				continue;
+			}
+			u->changed_by_us = false;
+			policy_node_init(&u->policy, CLEARPAGE_STRATEGY_KERNEL);
+			u->have_last = false;
+			log_event(LOG_NOTICE, MESSAGE_ID_REVERT,
+				  "node %d %s: returned %s to kernel: %s",
+				  node, cp_backend_name(b),
+				  policy_strategy_name(s), why);
+		}
+	}
+}
+
 static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si,
 		     void *arg)
 {
@@ -825,6 +901,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si,
 			 " (dry run: --dry-run on the command line)" : "");
 		if (m->client) {
 			decide_allowlist(m);
+			release_unguarded(m);
 			apply_config_pins(m);
 		}
 	}
@@ -951,6 +1028,8 @@ int manager_run(const struct daemon_config *config, const char *config_root,
 
 	err = sd_event_loop(m->event);
 	restore(m);
+	/* Says it stopped; a crash leaves a time that is not renewed. */
+	write_metrics(m, 0, true);
 	log_line(LOG_INFO, "stopped");
 	if (m->client)
 		disconnect(m);

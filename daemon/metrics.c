@@ -158,6 +158,12 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 {
 	int i, k, b;
 
+	family(out, "clearpaged_up", "gauge",
+	       "1 while clearpaged runs; 0 written as it stops. A 1 that is not renewed (clearpaged_last_update_timestamp_seconds) is a daemon that died.");
+	fprintf(out, "clearpaged_up %d\n", !d->stopped);
+	family(out, "clearpaged_last_update_timestamp_seconds", "gauge",
+	       "When clearpaged last wrote this file (every interval while it runs), in seconds since the epoch.");
+	fprintf(out, "clearpaged_last_update_timestamp_seconds %.3f\n", d->now);
 	family(out, "clearpaged_module_attached", "gauge",
 	       "1 when the clearpage module is loaded and clearpaged is attached to it.");
 	fprintf(out, "clearpaged_module_attached %d\n", d->attached);

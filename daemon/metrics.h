@@ -34,6 +34,8 @@ struct metrics_node {
 };
 
 struct metrics_daemon {
+	bool stopped;			/* the last write: clearpaged stopped */
+	double now;			/* CLOCK_REALTIME, seconds */
 	bool attached;			/* the module is loaded */
 	bool monitor_only;
 	bool dry_run;

@@ -23,6 +23,7 @@ static const struct {
 	{ "pin", cmd_pin, "pin NODE|all [--backend 4k|huge]    keep the daemon off the node" },
 	{ "unpin", cmd_unpin, "unpin NODE|all [--backend 4k|huge]  hand the node back to the daemon" },
 	{ "calibrate", cmd_calibrate, "calibrate [NODE|all] [--json] measure hot and cold cost again" },
+	{ "release", cmd_release, "release [NODE|all] [--backend 4k|huge]  return what clearpaged set to kernel, end trials" },
 	{ "monitor", cmd_monitor, "monitor [--json] [--count N] [--timeout S]  print every change" },
 	{ "unload", cmd_unload, "unload [--timeout S]          disable the livepatch, remove the module" },
 };

@@ -36,6 +36,7 @@ int cmd_set(int argc, char **argv, const struct ctl_options *o);
 int cmd_pin(int argc, char **argv, const struct ctl_options *o);
 int cmd_unpin(int argc, char **argv, const struct ctl_options *o);
 int cmd_calibrate(int argc, char **argv, const struct ctl_options *o);
+int cmd_release(int argc, char **argv, const struct ctl_options *o);
 int cmd_monitor(int argc, char **argv, const struct ctl_options *o);
 int cmd_unload(int argc, char **argv, const struct ctl_options *o);
 

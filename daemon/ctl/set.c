@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* clearpagectl set, pin, unpin, calibrate: changes, one node or all. */
+/* clearpagectl set, pin, unpin, calibrate, release: changes, one node or all. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -125,4 +125,57 @@ int cmd_calibrate(int argc, char **argv, const struct ctl_options *o)
 				 "calibrate [NODE|all]", apply_calibrate, o);
 	return for_nodes(argc, argv, 1, "calibrate [NODE|all]",
 			 apply_calibrate, o);
+}
+
+/*
+ * What clearpaged set, back to kernel: every backend it changed last and
+ * nobody pinned (the module refuses the daemon's source on a pinned one),
+ * and every trial ended. The unit's ExecStopPost= runs it after any end of
+ * the daemon, a crash or SIGKILL too, so no node stays on a strategy no
+ * running daemon guards.
+ */
+static int apply_release(struct cp_client *c, struct cp_node_info *n,
+			 char **argv, const struct ctl_options *o)
+{
+	char what[96];
+	int b, err;
+
+	(void)argv;
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+		const struct cp_backend_info *be = &n->backend[b];
+
+		if (o->backend != CP_BACKEND_ALL && o->backend != b)
+			continue;
+		if (be->has_trials && be->trials) {
+			snprintf(what, sizeof(what), "ending the trials of node %u (%s)",
+				 n->node, cp_backend_name(b));
+			err = cp_set_trials(c, n->node, b, 0);
+			if (err)
+				return ctl_fail(c, err, what);
+		}
+		if (be->source != CLEARPAGE_SOURCE_DAEMON || be->pinned ||
+		    be->strategy == CLEARPAGE_STRATEGY_KERNEL)
+			continue;
+		snprintf(what, sizeof(what), "returning node %u (%s) to kernel",
+			 n->node, cp_backend_name(b));
+		err = cp_set_strategy(c, n->node, b, CLEARPAGE_STRATEGY_KERNEL,
+				      CLEARPAGE_SOURCE_DAEMON);
+		if (err == -EBUSY)	/* pinned since: the admin's now */
+			continue;
+		if (err)
+			return ctl_fail(c, err, what);
+		printf("node %u %s: %s -> kernel (set by clearpaged)\n", n->node,
+		       cp_backend_name(b), cp_strategy_name(be->strategy));
+	}
+	return EXIT_OK;
+}
+
+int cmd_release(int argc, char **argv, const struct ctl_options *o)
+{
+	if (argc == 0)
+		return for_nodes(1, (char *[]){ "all", NULL }, 1,
+				 "release [NODE|all] [--backend 4k|huge]",
+				 apply_release, o);
+	return for_nodes(argc, argv, 1, "release [NODE|all] [--backend 4k|huge]",
+			 apply_release, o);
 }

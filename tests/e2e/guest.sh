@@ -147,6 +147,8 @@ pid=$(prop MainPID)
 systemctl kill -s KILL clearpaged
 check "a killed daemon is restarted (Restart=on-failure)" \
 	until_ok sh -c "test \$(systemctl show -P NRestarts clearpaged) -gt $restarts && test \$(systemctl is-active clearpaged) = active"
+check "what it set went back to kernel before the restart (ExecStopPost=clearpagectl release)" \
+	until_ok sh -c "journalctl -u clearpaged --no-pager | grep -q 'node 0 [a-z0-9]*: [a-z_]* -> kernel (set by clearpaged)'"
 mkdir -p /etc/systemd/system/clearpaged.service.d
 printf '[Service]\nWatchdogSec=5s\n' > /etc/systemd/system/clearpaged.service.d/50-e2e-watchdog.conf
 systemctl daemon-reload

@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 		  .unit = { { .cold_fraction = -1 },
 			    { .cold_fraction = -1, .pins_seen = 2 } } },
 	};
-	struct metrics_daemon d = { .attached = true };
+	struct metrics_daemon d = { .attached = true, .now = 1764600000.25 };
 	char dir[] = "/tmp/test-metrics-XXXXXX", path[256], cmd[1024];
 	const char *promtool_dir = argc > 1 ? argv[1] : "";
 	struct stat st;
@@ -118,6 +118,15 @@ int main(int argc, char **argv)
 	      "switches, reverts, pins seen, reference pages per backend");
 	CHECK(strstr(text, "clearpaged_module_attached 1\n") != NULL,
 	      "module attached");
+	CHECK(strstr(text, "clearpaged_up 1\n") &&
+	      strstr(text, "clearpaged_last_update_timestamp_seconds 1764600000.250\n"),
+	      "running, and when it last wrote");
+	d.stopped = true;
+	format(&d, NULL, 0);
+	CHECK(strstr(text, "clearpaged_up 0\n") &&
+	      !strstr(text, "clearpage_pages_cleared_total"),
+	      "the last write as it stops: not running, no per-node series");
+	d.stopped = false;
 	d.attached = false;
 	format(&d, NULL, 0);
 	CHECK(strstr(text, "clearpaged_module_attached 0\n") &&

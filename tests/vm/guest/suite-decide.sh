@@ -220,11 +220,61 @@ done
 check "trials: on movq, the candidates are others (node 0 huge: $(cat $CP/node0/trials_huge))" \
 	sh -c "! grep -qw movq $CP/node0/trials_huge"
 info "node0 trials: $(grep -E '^trial_' $CP/node0/stats | awk '$2 > 0' | tr '\n' ' ')"
+
+# A crash. SIGKILL leaves what the daemon set, trials running; what the
+# unit's ExecStopPost= runs then, clearpagectl release, returns to kernel
+# what the daemon set and nobody pinned, and ends the trials.
+# source_of NODE BACKEND: who made the backend's last change.
+source_of() {
+	clearpagectl status --json | sed 's/{"node":/\n{"node":/g' | grep "^{\"node\":$1," |
+		sed -n "s/.*\"$2\":{[^}]*\"source\":\"\([a-z]*\)\".*/\1/p"
+}
+# backends: every backend's strategy/source, node 0 4k first.
+backends() {
+	for n in 0 1; do
+		for b in 4k huge; do
+			printf '%s/%s ' "$(backend_strategy $n $b)" "$(source_of $n $b)"
+		done
+	done
+}
+all_trials() { cat $CP/node0/trials_4k $CP/node0/trials_huge $CP/node1/trials_4k $CP/node1/trials_huge | tr '\n' ' '; }
+kill -KILL $daemon
+wait $daemon 2>/dev/null
+check "crash: SIGKILL leaves every backend on movq, set by the daemon ($(backends))" \
+	test "$(backends)" = "movq/daemon movq/daemon movq/daemon movq/daemon "
+check "crash: and the trials running ($(all_trials))" test "$(all_trials)" != "none none none none "
+clearpagectl set 1 rep_stosq --backend 4k >/dev/null
+clearpagectl release >/tmp/release.out 2>&1
+check "crash: clearpagectl release returns what the daemon set, not what an admin pinned ($(backends); $(tr '\n' '|' < /tmp/release.out))" \
+	test "$(backends)" = "kernel/daemon kernel/daemon rep_stosq/admin kernel/daemon "
+check "crash: it says what it returned, one line each" \
+	test "$(grep -c -- '-> kernel (set by clearpaged)' /tmp/release.out)" = 3
+check "crash: and the trials end" test "$(all_trials)" = "none none none none "
+check "crash: release with nothing to return changes nothing" \
+	sh -c "clearpagectl release && test \"\$(cat $CP/node1/strategy_4k $CP/node0/strategy_huge | sed -n 's/.*\[\([a-z_]*\)\].*/\1/p' | tr '\n' ' ')\" = 'rep_stosq kernel '"
+clearpagectl set 1 kernel --backend 4k >/dev/null
+clearpagectl unpin 1 --backend 4k >/dev/null
+
+# An earlier daemon's choices, found by a new one (kill -9 outside
+# systemd, or a lost event socket): adopted, guarded, returned on stop.
+nltest set 0 movnti daemon --expect ok >/dev/null
+nltest set 1 movnti daemon --expect ok --backend huge >/dev/null
+DLOG=/tmp/adopt.log
+clearpaged >$DLOG 2>&1 &
+daemon=$!
+check "adopt: a new clearpaged adopts node 0 4k" \
+	wait_log "node 0 4k: on movnti, set by an earlier clearpaged: adopted, guarded and returned to kernel on stop"
+check "adopt: and node 1 huge" \
+	wait_log "node 1 huge: on movnti, set by an earlier clearpaged: adopted"
+check "adopt: not node 1 4k, set by an administrator" \
+	sh -c "! grep -q 'node 1 4k: on .*adopted' $DLOG"
 kill -TERM $daemon
 wait $daemon
 check "trials: SIGTERM stops it cleanly (exit 0)" test $? -eq 0
-check "trials end with the daemon" \
-	test "$(cat $CP/node0/trials_4k $CP/node0/trials_huge $CP/node1/trials_4k $CP/node1/trials_huge | tr '\n' ' ')" = "none none none none "
+check "adopt: on stop every backend is back on kernel ($(backends))" \
+	test "$(backend_strategy 0 4k) $(backend_strategy 0 huge) $(backend_strategy 1 4k) $(backend_strategy 1 huge)" = "kernel kernel kernel kernel"
+check "adopt: the log says so" wait_log "node 1 huge returned to kernel"
+check "trials end with the daemon" test "$(all_trials)" = "none none none none "
 kill -TERM $load4 $load5
 wait $load4 $load5
 for l in 4 5; do
