@@ -144,11 +144,18 @@ stop_load
 # A killed daemon is restarted; a hung one is caught by the watchdog.
 restarts=$(prop NRestarts)
 pid=$(prop MainPID)
+# What the daemon holds as it dies (no load runs: it holds still).
+held="$(current_strategy 0)/$(source_of 0)"
 systemctl kill -s KILL clearpaged
 check "a killed daemon is restarted (Restart=on-failure)" \
 	until_ok sh -c "test \$(systemctl show -P NRestarts clearpaged) -gt $restarts && test \$(systemctl is-active clearpaged) = active"
-check "what it set went back to kernel before the restart (ExecStopPost=clearpagectl release)" \
-	until_ok sh -c "journalctl -u clearpaged --no-pager | grep -q 'node 0 [a-z0-9]*: [a-z_]* -> kernel (set by clearpaged)'"
+case $held in
+kernel/* | */admin | */default)
+	skip "ExecStopPost=clearpagectl release: node 0's huge backend was $held when the daemon died, nothing to return" ;;
+*)
+	check "what it set ($held) went back to kernel before the restart (ExecStopPost=clearpagectl release)" \
+		until_ok sh -c "journalctl -u clearpaged --no-pager | grep -q 'node 0 huge: ${held%/*} -> kernel (set by clearpaged)'" ;;
+esac
 mkdir -p /etc/systemd/system/clearpaged.service.d
 printf '[Service]\nWatchdogSec=5s\n' > /etc/systemd/system/clearpaged.service.d/50-e2e-watchdog.conf
 systemctl daemon-reload

@@ -275,6 +275,54 @@ check "adopt: on stop every backend is back on kernel ($(backends))" \
 	test "$(backend_strategy 0 4k) $(backend_strategy 0 huge) $(backend_strategy 1 4k) $(backend_strategy 1 huge)" = "kernel kernel kernel kernel"
 check "adopt: the log says so" wait_log "node 1 huge returned to kernel"
 check "trials end with the daemon" test "$(all_trials)" = "none none none none "
+
+# A reload that leaves what the daemon set unguarded returns it, saying
+# why: into a dry run, and into an allowlist without the strategy. No
+# trials, a dwell longer than the test: the daemon holds what it adopted
+# or probes rep_stosb from it, and the allowlist allows neither.
+hold_conf='[Daemon]\nInterval=0.2\nLogLevel=debug\n[CPU]\nAllowUnlistedCPU=yes\n[Policy]\nNonTemporal=yes\nTrialCandidates=0\nDwellIntervals=3600\nProbeIntervals=86400\n'
+printf "$hold_conf" > /etc/clearpaged.conf
+nltest set 0 movnti daemon --expect ok >/dev/null
+nltest set 1 movnti daemon --expect ok --backend huge >/dev/null
+DLOG=/tmp/reload-dry.log
+clearpaged >$DLOG 2>&1 &
+daemon=$!
+check "reload: adopted before the reload" wait_log "set by an earlier clearpaged: adopted" 3
+mkdir -p /etc/clearpaged.conf.d
+printf '[Daemon]\nDryRun=yes\n' > /etc/clearpaged.conf.d/60-dry.conf
+kill -HUP $daemon
+check "reload into a dry run: reloaded" wait_log "configuration reloaded" 1 20
+for nb in "0 4k" "0 huge" "1 huge"; do
+	check "reload into a dry run: node $nb returned to kernel, saying why" \
+		wait_log "node $nb: returned [a-z_]* to kernel: a dry run changes nothing and returns nothing on stop"
+done
+check "reload into a dry run: every backend on kernel ($(backends))" \
+	test "$(backend_strategy 0 4k) $(backend_strategy 0 huge) $(backend_strategy 1 4k) $(backend_strategy 1 huge)" = "kernel kernel kernel kernel"
+rm /etc/clearpaged.conf.d/60-dry.conf
+kill -TERM $daemon
+wait $daemon
+nltest set 0 movnti daemon --expect ok >/dev/null
+DLOG=/tmp/reload-allow.log
+clearpaged >$DLOG 2>&1 &
+daemon=$!
+check "reload: adopted again" wait_log "node 0 4k: on movnti, set by an earlier clearpaged: adopted"
+eval "$(tr ' ' '\n' < $CP/cpu)"
+mkdir -p /etc/clearpaged/cpu-allowlist.d
+echo "$vendor $family $model * rep_stosq" > /etc/clearpaged/cpu-allowlist.d/50-test.conf
+kill -HUP $daemon
+check "reload into an allowlist: reloaded" wait_log "configuration reloaded" 1 20
+check "reload into an allowlist: the daemon runs on" kill -0 $daemon
+check "reload into an allowlist: this CPU is on it" wait_log "is on the allowlist (/etc/clearpaged/cpu-allowlist.d/50-test.conf:1)" 1 20
+check "reload into an allowlist of rep_stosq only: node 0 4k returned to kernel, saying why" \
+	wait_log "node 0 4k: returned [a-z_]* to kernel: the allowlist no longer allows [a-z_]* here"
+check "and node 0 huge" \
+	wait_log "node 0 huge: returned [a-z_]* to kernel: the allowlist no longer allows [a-z_]* here"
+check "reload into an allowlist of rep_stosq only: node 0 on kernel" \
+	test "$(backend_strategy 0 4k) $(backend_strategy 0 huge)" = "kernel kernel"
+rm /etc/clearpaged/cpu-allowlist.d/50-test.conf
+kill -TERM $daemon
+wait $daemon
+[ $failed = 0 ] || info "reload logs: $(grep -hv ' samples, ' /tmp/reload-dry.log $DLOG | tr '\n' '|')"
 kill -TERM $load4 $load5
 wait $load4 $load5
 for l in 4 5; do
