@@ -669,6 +669,30 @@ bool policy_guard(const struct policy_config *config, struct policy_node *node,
 }
 
 /*
+ * A proposal through the gate: a switch to @target for @reason (@whole: a
+ * try on the whole node), or a hold saying why not.
+ */
+static void gated_switch(const struct policy_config *config,
+			 struct policy_node *node,
+			 const struct policy_observation *obs, int target,
+			 bool cold, double gain, enum policy_reason reason,
+			 bool whole, struct policy_decision *decision)
+{
+	enum policy_reason why = policy_gate(config, node, obs, target, cold,
+					     gain);
+
+	if (why != POLICY_R_NONE) {
+		if (why == POLICY_R_NOT_CORROBORATED)
+			forget_proposal(node);
+		return hold(decision, why);
+	}
+	decision->action = POLICY_SWITCH;
+	decision->to = target;
+	decision->whole = whole;
+	set_reason(decision, reason);
+}
+
+/*
  * guard -> observe -> confirm -> estimate -> propose -> gate. Every stage that holds
  * ends the step with its reason; a proposal that does not stand (any hold
  * before the gate counts it) is forgotten.
@@ -758,18 +782,9 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 				return hold(decision, why);
 			}
 			/* As a proposal: corroborated, dwell, limits. */
-			why = policy_gate(config, node, &obs, target,
-					  tried == POLICY_R_TRY_COLD, 0);
-			if (why != POLICY_R_NONE) {
-				if (why == POLICY_R_NOT_CORROBORATED)
-					forget_proposal(node);
-				return hold(decision, why);
-			}
-			decision->action = POLICY_SWITCH;
-			decision->to = target;
-			decision->whole = true;
-			set_reason(decision, tried);
-			return;
+			return gated_switch(config, node, &obs, target,
+					    tried == POLICY_R_TRY_COLD, 0, tried,
+					    true, decision);
 		}
 		/* The window was the dwell; backoff and rate limit remain. */
 		why = node->backoff_left ? POLICY_R_BACKING_OFF :
@@ -806,15 +821,9 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		forget_proposal(node);
 		return hold(decision, why);
 	}
-	why = policy_gate(config, node, &obs, target, target == cold, gain);
-	if (why != POLICY_R_NONE) {
-		if (why == POLICY_R_NOT_CORROBORATED)
-			forget_proposal(node);
-		return hold(decision, why);
-	}
-	decision->action = POLICY_SWITCH;
-	decision->to = target;
-	set_reason(decision, target == cold ? POLICY_R_COLD : POLICY_R_HOT);
+	gated_switch(config, node, &obs, target, target == cold, gain,
+		     target == cold ? POLICY_R_COLD : POLICY_R_HOT, false,
+		     decision);
 }
 
 void policy_applied(const struct policy_config *config,
