@@ -222,7 +222,7 @@ int allowlist_load_all(struct allowlist *list, const char *dir,
 	}
 	if (d)
 		closedir(d);
-	if (!err)
+	if (!err && count)
 		qsort(names, count, sizeof(*names), compare_strings);
 	for (i = 0; i < count && !err; i++) {
 		snprintf(file, sizeof(file), "%s/%s", dir, names[i]);

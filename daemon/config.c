@@ -470,7 +470,8 @@ int config_for_each_file(const char *root,
 		 root);
 	collect_dropins(etc_dir, &names, &count);
 	collect_dropins(lib_dir, &names, &count);
-	qsort(names, count, sizeof(*names), compare_names);
+	if (count)	/* qsort() takes no NULL, even of nothing */
+		qsort(names, count, sizeof(*names), compare_names);
 	for (i = 0; i < count; i++) {
 		if (!err && names[i]) {
 			snprintf(path, sizeof(path), "%s/%s", etc_dir, names[i]);
