@@ -75,7 +75,9 @@ set_all() { for n in $(nodes); do echo "$1" > $CP/node$n/strategy || return 1; d
 # $WAIT_LOG_SECONDS, else 30).
 wait_log() {
 	i=0
-	while [ "$(grep -c -- "$1" $DLOG)" -lt "${2:-1}" ]; do
+	# A log not there yet (the daemon not started) holds nothing: no
+	# empty count that ends the wait as if it held everything.
+	while n=$(grep -c -- "$1" "$DLOG" 2>/dev/null); [ "${n:-0}" -lt "${2:-1}" ]; do
 		i=$((i + 1))
 		[ $i -gt $((${3:-${WAIT_LOG_SECONDS:-30}} * 10)) ] && return 1
 		sleep 0.1
