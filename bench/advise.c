@@ -146,39 +146,6 @@ static void fill_text(FILE *f, const void *text)
 	fputs(text, f);
 }
 
-/* @path's text (NULL: there was none), or -1 where it cannot be read. */
-static int read_old(const char *path, char **text)
-{
-	FILE *f = fopen(path, "re");
-	size_t size = 0, got;
-	char *buf = NULL;
-
-	*text = NULL;
-	if (!f)
-		return errno == ENOENT ? 0 : -1;
-	do {
-		char *grown = realloc(buf, size + 4096 + 1);
-
-		if (!grown) {
-			free(buf);
-			fclose(f);
-			return -1;
-		}
-		buf = grown;
-		got = fread(buf + size, 1, 4096, f);
-		size += got;
-	} while (got == 4096);
-	buf[size] = '\0';
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	*text = buf;
-	return 0;
-}
-
 /*
  * Both drop-ins or neither: each replaced whole (a temporary name and a
  * rename), 0644 in 0755 directories whatever the umask, so the daemon's
@@ -187,34 +154,39 @@ static int read_old(const char *path, char **text)
  */
 static int write_dropins(const char *paths[2], const char *texts[2])
 {
-	char *old = NULL;
+	char keep[1100];
+	bool had_old;
 	int err;
 
 	if (make_parents(paths[0]) || make_parents(paths[1]))
 		return -1;
-	if (read_old(paths[0], &old)) {
-		bench_error("cannot read %s to keep it if the write fails: %m", paths[0]);
+	/* The first one as it was, under a name no loader reads (*.conf). */
+	snprintf(keep, sizeof(keep), "%s.advise-old", paths[0]);
+	unlink(keep);
+	had_old = !link(paths[0], keep);
+	if (!had_old && errno != ENOENT) {
+		bench_error("cannot keep %s to put it back if the write fails: %m", paths[0]);
 		return -1;
 	}
 	err = cp_file_replace(paths[0], fill_text, texts[0]);
 	if (err) {
 		bench_error("cannot write %s: %s; nothing changed", paths[0],
 			    strerror(-err));
-		free(old);
+		if (had_old)
+			unlink(keep);
 		return -1;
 	}
 	err = cp_file_replace(paths[1], fill_text, texts[1]);
 	if (err) {
-		int undo = old ? cp_file_replace(paths[0], fill_text, old) :
-				 (unlink(paths[0]) ? -errno : 0);
+		int undo = had_old ? rename(keep, paths[0]) : unlink(paths[0]);
 
 		bench_error("cannot write %s: %s; %s %s", paths[1], strerror(-err),
 			    undo ? "and could not put back" : "put back",
 			    paths[0]);
-		free(old);
 		return -1;
 	}
-	free(old);
+	if (had_old)
+		unlink(keep);
 	printf("wrote %s\nwrote %s\n", paths[0], paths[1]);
 	return 0;
 }
