@@ -118,13 +118,23 @@ int cmd_unpin(int argc, char **argv, const struct ctl_options *o)
 			 apply_pin_off, o);
 }
 
-int cmd_calibrate(int argc, char **argv, const struct ctl_options *o)
+/* for_nodes() of one optional NODE|all argument, all by default. */
+static int for_nodes_or_all(int argc, char **argv, const char *usage,
+			    int (*apply)(struct cp_client *c,
+					 struct cp_node_info *n, char **argv,
+					 const struct ctl_options *o),
+			    const struct ctl_options *o)
 {
 	if (argc == 0)
-		return for_nodes(1, (char *[]){ "all", NULL }, 1,
-				 "calibrate [NODE|all]", apply_calibrate, o);
-	return for_nodes(argc, argv, 1, "calibrate [NODE|all]",
-			 apply_calibrate, o);
+		return for_nodes(1, (char *[]){ "all", NULL }, 1, usage, apply,
+				 o);
+	return for_nodes(argc, argv, 1, usage, apply, o);
+}
+
+int cmd_calibrate(int argc, char **argv, const struct ctl_options *o)
+{
+	return for_nodes_or_all(argc, argv, "calibrate [NODE|all]",
+				apply_calibrate, o);
 }
 
 /*
@@ -172,10 +182,7 @@ static int apply_release(struct cp_client *c, struct cp_node_info *n,
 
 int cmd_release(int argc, char **argv, const struct ctl_options *o)
 {
-	if (argc == 0)
-		return for_nodes(1, (char *[]){ "all", NULL }, 1,
-				 "release [NODE|all] [--backend 4k|huge]",
-				 apply_release, o);
-	return for_nodes(argc, argv, 1, "release [NODE|all] [--backend 4k|huge]",
-			 apply_release, o);
+	return for_nodes_or_all(argc, argv,
+				"release [NODE|all] [--backend 4k|huge]",
+				apply_release, o);
 }
