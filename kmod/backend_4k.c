@@ -13,6 +13,18 @@
  *           preemption disabled); wait until every stripped request has been
  *           cleared; only then unregister.
  *
+ * Nor is a request stripped while a livepatch transition runs, whoever
+ * started it: a module load (backends.c then disarms the probe before the
+ * transition starts), a write to /sys/kernel/livepatch/NAME/enabled, or the
+ * reversal of a transition, which no notifier announces. The livepatch core
+ * marks every task for the whole transition (patch_state), so the entry
+ * handler sees it in the faulting task itself: the kernel clears the page
+ * and no return address is replaced. A transition walks the stacks of tasks
+ * not running, and on 6.1 the unwinder WARNs at a replaced return address
+ * of a preempted task (rethook_find_ret_addr()). What remains is a request
+ * already in flight when such a transition starts: it lasts one page
+ * allocation and clear, against the whole transition before.
+ *
  * When it is armed is backends.c's decision; this file only arms, disarms
  * and clears.
  */
@@ -21,10 +33,12 @@
 #include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/kprobes.h>
+#include <linux/livepatch.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 
 #include "clearpage.h"
@@ -37,13 +51,20 @@ static bool stripping;
 static DEFINE_PER_CPU(unsigned long, stripped_requests);
 static DEFINE_PER_CPU(unsigned long, cleared_requests);
 
+/* A livepatch transition runs, started by whom or however reversed. */
+bool clearpage_4k_transition_running(void)
+{
+	return READ_ONCE(current->patch_state) != KLP_TRANSITION_IDLE;
+}
+
 /* vma_alloc_folio(gfp_t gfp, int order, vma, addr, hugepage) */
 static int alloc_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	gfp_t gfp = (gfp_t)regs->di;
 	int order = (int)regs->si;
 
-	if (!(gfp & __GFP_ZERO) || order != 0 || !READ_ONCE(stripping))
+	if (!(gfp & __GFP_ZERO) || order != 0 || !READ_ONCE(stripping) ||
+	    clearpage_4k_transition_running())
 		return 1;	/* nothing stripped: no return handler needed */
 	regs->di = (unsigned long)(gfp & ~__GFP_ZERO);
 	this_cpu_inc(stripped_requests);

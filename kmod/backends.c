@@ -12,7 +12,9 @@
  * later kernels). So the kretprobe is armed only once clearpage's patch is
  * fully applied, disarmed and drained before its unpatch transition starts,
  * and disarmed from the moment another livepatch module starts loading
- * (before its init can start a transition) until no transition runs.
+ * (before its init can start a transition) until no transition runs. A
+ * transition nothing announces (started or reversed through sysfs) finds
+ * the probe armed but stripping nothing: see backend_4k.c.
  *
  * A livepatch in replace mode (kpatch, a vendor's cumulative patch)
  * replaces clearpage's without calling its pre_unpatch callback: huge folios
@@ -54,11 +56,6 @@ static LIST_HEAD(foreign_loading);
 static bool foreign_busy;
 /* The last one seen, for the log and `backends`. */
 static char foreign_name[MODULE_NAME_LEN];
-
-static bool livepatch_transition_running(void)
-{
-	return READ_ONCE(current->patch_state) != KLP_TRANSITION_IDLE;
-}
 
 /* Our patch is gone though we never unpatched it: another one replaced it. */
 static bool huge_replaced(void)
@@ -109,7 +106,7 @@ static void foreign_poll(struct work_struct *work)
 	bool replaced;
 
 	mutex_lock(&clearpage_lock);
-	if (!list_empty(&foreign_loading) || livepatch_transition_running()) {
+	if (!list_empty(&foreign_loading) || clearpage_4k_transition_running()) {
 		mutex_unlock(&clearpage_lock);
 		schedule_delayed_work(&foreign_work, HZ / 10);
 		return;
@@ -236,6 +233,9 @@ int clearpage_backends_describe(char *buf)
 	if (want_init_on_alloc(0))
 		len += sysfs_emit_at(buf, len,
 				     "4k inactive: init_on_alloc=1 (the page allocator zeroes every page; boot with init_on_alloc=0 to enable)\n");
+	else if (clearpage_4k_armed() && clearpage_4k_transition_running())
+		len += sysfs_emit_at(buf, len,
+				     "4k paused: a livepatch transition runs (4 KiB pages keep the kernel's clear until it is complete)\n");
 	else if (clearpage_4k_armed())
 		len += sysfs_emit_at(buf, len, "4k active\n");
 	else if (!clearpage_any_node_intercepted(CLEARPAGE_BACKEND_4K))

@@ -130,6 +130,7 @@ const char *clearpage_huge_alloc_missing(int *error);
 int clearpage_4k_arm(void);
 void clearpage_4k_disarm(void);
 bool clearpage_4k_armed(void);
+bool clearpage_4k_transition_running(void);
 int clearpage_4k_error(void);
 
 /* clear.c: clearing and accounting, and the table of managed nodes */

@@ -91,13 +91,13 @@ for kernel in $kernels; do
 	# the kernel's routine, and clearpaged must say so and undo it.
 	vm "$kernel" baseline "$module" "init_on_alloc=0" --cpu max,erms=off
 	# A livepatch in replace mode loaded over clearpage's.
-	klp_dir=$build/klp-replace-$kernel
-	mkdir -p "$klp_dir" && cp "$top"/tests/vm/klp-replace/* "$klp_dir/"
+	klp_dir=$build/klp-other-$kernel
+	mkdir -p "$klp_dir" && cp "$top"/tests/vm/klp-other/* "$klp_dir/"
 	if kernel_make "$kernel" -s M="$klp_dir" modules; then
 		vm "$kernel" replace "$module" "init_on_alloc=0 hugepages=32" \
-			--ko "$klp_dir/klp_replace.ko"
+			--ko "$klp_dir/klp_other.ko"
 	else
-		echo "FAILED: building the replace-mode test livepatch for $kernel"
+		echo "FAILED: building the test livepatch for $kernel"
 		failed=$((failed + 1))
 	fi
 	vm "$kernel" decide "$module" "init_on_alloc=0" --module-test "$module_test"

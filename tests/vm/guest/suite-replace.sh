@@ -1,10 +1,16 @@
-# A livepatch in replace mode (kpatch, a vendor's cumulative patch) loaded
-# after clearpage: it replaces clearpage's livepatch without calling its
-# unpatch callback. The 4k backend's kretprobe must be disarmed for the
-# other patch's transition (on 6.1 the reliable unwinder WARNs about a
-# kretprobe return address on a task stack, and the VM panics on a WARN),
-# `backends` must say that huge folios are back on the kernel's clear, and
-# every page must still read zero. Booted with init_on_alloc=0.
+# Another module's livepatch beside clearpage's. A livepatch transition
+# walks the stacks of tasks not running, and on 6.1 the reliable unwinder
+# WARNs about a kretprobe return address on a preempted task's stack (the
+# VM panics on a WARN), so no 4 KiB request may be stripped (which is what
+# puts the probe's return address on a stack) while any transition runs:
+#  - one started through sysfs, and one reversed, which no notifier
+#    announces: the other patch is held in its unpatch transition by a
+#    thread sleeping in its function while 4 KiB faults run;
+#  - one started by loading a livepatch in replace mode (kpatch, a vendor's
+#    cumulative patch), which also replaces clearpage's livepatch without
+#    calling its unpatch callback: `backends` must say that huge folios are
+#    back on the kernel's clear.
+# Every page must read zero throughout. Booted with init_on_alloc=0.
 
 # wait_for SECONDS COMMAND...: until COMMAND succeeds.
 wait_for() {
@@ -26,21 +32,63 @@ set_all movq
 check "before: 4k active" grep -qx "4k active" $CP/backends
 check "before: huge active" grep -qx "huge active" $CP/backends
 
+# Transitions started and reversed through sysfs, held open while 4 KiB
+# faults run: the kernel clears every page of those (nothing stripped, so
+# no return address replaced), and clearpage again once they are complete.
+LP=/sys/kernel/livepatch/klp_other
+stripped_4k() { stat_value 0 pages_4k_movq; }
+stripped_since() { test "$(stripped_4k)" -gt "$1"; }
+check "another livepatch (not replace mode) loads beside clearpage's" \
+	insmod /modules/klp_other.ko replace=0
+check "its transition completes" wait_for 60 no_transition klp_other
+cptest fault --kind 4k --node 0 --mb 16 --seconds 14 --dirty --dontneed >/tmp/bg-sysfs.out 2>&1 &
+bg_sysfs=$!
+sleep 1
+k0=$(stripped_4k)
+check "4 KiB pages pass through clearpage before" wait_for 10 stripped_since "$k0"
+echo 1 > /sys/module/klp_other/parameters/hold
+check "its unpatch transition starts through sysfs" sh -c "echo 0 > $LP/enabled"
+check "and is held open" test "$(cat $LP/transition)" = 1
+check "backends: the 4k probe is paused during it" \
+	grep -qx "4k paused: a livepatch transition runs (4 KiB pages keep the kernel's clear until it is complete)" $CP/backends
+sleep 0.5
+k1=$(stripped_4k)
+sleep 2
+check "no 4 KiB request is stripped during a transition started through sysfs ($k1 then $(stripped_4k))" \
+	test "$(stripped_4k)" = "$k1"
+check "the transition is reversed through sysfs" sh -c "echo 1 > $LP/enabled"
+check "the reversal completes" wait_for 30 no_transition klp_other
+check "4 KiB pages pass through clearpage again after it" \
+	wait_for 10 stripped_since "$k1"
+check "a second unpatch transition starts through sysfs" sh -c "echo 0 > $LP/enabled"
+sleep 0.5
+k2=$(stripped_4k)
+sleep 2
+check "no 4 KiB request is stripped during it either ($k2 then $(stripped_4k))" \
+	test "$(stripped_4k)" = "$k2"
+echo 0 > /sys/module/klp_other/parameters/hold
+check "released, the transition completes (the patch goes)" wait_for 30 test ! -e $LP
+check "and the other livepatch is removed" wait_for 60 rmmod klp_other
+check "backends: 4k active again" grep -qx "4k active" $CP/backends
+wait $bg_sysfs
+rc=$?
+check "4k faults during the sysfs transitions read zero: $(tr '\n' ' ' </tmp/bg-sysfs.out)" test $rc -eq 0
+
 # Faults keep coming, each page checked, while the other patch transitions.
 cptest fault --kind 4k --node 0 --mb 16 --seconds 20 --dirty --dontneed >/tmp/bg-4k.out 2>&1 &
 bg_4k=$!
 cptest fault --kind thp --node 1 --mb 16 --seconds 20 --dirty --dontneed >/tmp/bg-thp.out 2>&1 &
 bg_thp=$!
 sleep 2
-check "a replace-mode livepatch loads over clearpage's" insmod /modules/klp_replace.ko
-check "its transition completes" wait_for 60 no_transition klp_replace
-check "it is in effect" grep -q "klp_replace is in effect" /proc/cmdline
+check "a replace-mode livepatch loads over clearpage's" insmod /modules/klp_other.ko replace=1
+check "its transition completes" wait_for 60 no_transition klp_other
+check "it is in effect" grep -q "klp_other is in effect" /proc/cmdline
 check "clearpage disarmed the 4k probe before its transition" \
-	sh -c "dmesg | grep -q 'livepatch klp_replace is loading: the 4k backend is disarmed'"
+	sh -c "dmesg | grep -q 'livepatch klp_other is loading: the 4k backend is disarmed'"
 check "clearpage's livepatch is gone" wait_for 30 test ! -e /sys/kernel/livepatch/clearpage
 check "backends: huge folios are back on the kernel's clear, and why" \
-	wait_for 10 grep -qx "huge inactive: livepatch replaced by klp_replace (replace mode); reload clearpage to restore" $CP/backends
-check "the kernel log says so" sh -c "dmesg | grep -q \"livepatch klp_replace replaced clearpage's\""
+	wait_for 10 grep -qx "huge inactive: livepatch replaced by klp_other (replace mode); reload clearpage to restore" $CP/backends
+check "the kernel log says so" sh -c "dmesg | grep -q \"livepatch klp_other replaced clearpage's\""
 check "backends: the 4k probe is armed again once no transition runs" \
 	wait_for 10 grep -qx "4k active" $CP/backends
 wait $bg_4k
@@ -62,5 +110,5 @@ check "4 KiB pages still pass through clearpage" test "$(stat_value 0 pages_4k_m
 
 check "clearpagectl unload removes clearpage" clearpagectl unload
 check "no clearpage left" test ! -e $CP
-check "the other livepatch can be disabled" sh -c "echo 0 > /sys/kernel/livepatch/klp_replace/enabled"
-check "and removed" wait_for 60 rmmod klp_replace
+check "the other livepatch can be disabled" sh -c "echo 0 > /sys/kernel/livepatch/klp_other/enabled"
+check "and removed" wait_for 60 rmmod klp_other
