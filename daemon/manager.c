@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <syslog.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <libudev.h>
 #include <systemd/sd-daemon.h>
@@ -17,6 +18,7 @@
 #include "baseline.h"
 #include "lib/clearpage-client.h"
 #include "lib/savings-file.h"
+#include "lib/state-file.h"
 #include "log.h"
 #include "manager.h"
 #include "metrics.h"
@@ -44,6 +46,15 @@ struct unit_state {
 	struct baseline_savings savings;
 	bool slower_warned;		/* said for this window */
 	uint64_t slower_returns;
+	/* Reset by clearpagectl: left alone until unpin or a reload. */
+	bool held;
+	/* The last decision, for clearpagectl status. */
+	struct {
+		long long when;		/* seconds since the epoch; 0: none */
+		const char *action;
+		int from, to;
+		char reason[CP_REASON_MAX];
+	} decision;
 };
 
 struct node_state {
@@ -70,12 +81,16 @@ struct manager {
 	bool allowlist_loaded;
 	unsigned int allowed;
 	bool monitor_only;
+	char monitor_reason[CP_REASON_MAX];
 	bool waiting_logged;
 	bool pmu_unavailable;		/* said once; retried on CPU hotplug */
 	bool pmu_in_use;
 	int metrics_error;		/* last MetricsFile= error, logged once */
 	int savings_error;		/* last savings file error, logged once */
 	char savings_file[4096];
+	/* clearpagectl status's view of the daemon; reset's held backends. */
+	char state_file[4096], held_file[4096];
+	int state_error;
 	struct node_state nodes[CONFIG_MAX_NODES];
 	struct cp_node_info infos[CP_MAX_NODES];
 };
@@ -146,6 +161,8 @@ static void decide_allowlist(struct manager *m)
 		 * list was read and did not name. */
 		m->allowed = 1U << CLEARPAGE_STRATEGY_KERNEL;
 		m->monitor_only = true;
+		snprintf(m->monitor_reason, sizeof(m->monitor_reason),
+			 "the CPU allowlist cannot be read: %.160s", error);
 		log_event(LOG_WARNING, MESSAGE_ID_ALLOWLIST,
 			  "cannot read the CPU allowlist: %s; monitoring only until it can be read (fix it, then systemctl reload clearpaged)",
 			  error);
@@ -163,6 +180,9 @@ static void decide_allowlist(struct manager *m)
 	} else {
 		m->allowed = 1U << CLEARPAGE_STRATEGY_KERNEL;
 		m->monitor_only = true;
+		snprintf(m->monitor_reason, sizeof(m->monitor_reason),
+			 "CPU %s family %u model %u stepping %u is not on the allowlist (AllowUnlistedCPU=no)",
+			 vendor, family, model, stepping);
 		log_event(LOG_NOTICE, MESSAGE_ID_ALLOWLIST,
 			  "CPU %s family %u model %u stepping %u is not on the allowlist: monitoring only; set AllowUnlistedCPU=yes in [CPU] of /etc/clearpaged.conf to act on it",
 			  vendor, family, model, stepping);
@@ -192,6 +212,8 @@ static void apply_config_pins(struct manager *m)
 	}
 }
 
+static void refresh_held(struct manager *m);
+
 static void on_module_event(const struct cp_event *e, void *arg)
 {
 	struct manager *m = arg;
@@ -200,6 +222,7 @@ static void on_module_event(const struct cp_event *e, void *arg)
 	if (e->node >= CONFIG_MAX_NODES || e->source != CLEARPAGE_SOURCE_ADMIN ||
 	    e->backend < 0 || e->backend >= CLEARPAGE_BACKEND_COUNT)
 		return;
+	refresh_held(m);
 	u = &m->nodes[e->node].unit[e->backend];
 	if (e->pinned && !u->pinned) {
 		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
@@ -208,7 +231,7 @@ static void on_module_event(const struct cp_event *e, void *arg)
 			  cp_backend_name(e->backend));
 		u->pins_seen++;
 	}
-	else if (!e->pinned && u->pinned)
+	else if (!e->pinned && u->pinned && !u->held)
 		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
 			  "node %u unpinned by an administrator; clearpaged manages it again (%s backend)",
 			  e->node, cp_backend_name(e->backend));
@@ -300,6 +323,16 @@ static unsigned int available_mask(const struct cp_node_info *info)
 	return mask;
 }
 
+static void record_decision(struct unit_state *u, const char *action,
+			    int from, int to, const char *reason)
+{
+	u->decision.when = time(NULL);
+	u->decision.action = action;
+	u->decision.from = from;
+	u->decision.to = to;
+	snprintf(u->decision.reason, sizeof(u->decision.reason), "%s", reason);
+}
+
 static void apply(struct manager *m, const struct cp_node_info *info,
 		  int backend, struct unit_state *u, struct policy_decision *d)
 {
@@ -308,9 +341,12 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 	int err;
 
 	if (m->config.dry_run) {
-		if (u->dry_run_logged != d->to + 1)
+		if (u->dry_run_logged != d->to + 1) {
 			log_decision(LOG_INFO, MESSAGE_ID_DRY_RUN, info->node,
 				     backend, d, "dry run: would switch");
+			record_decision(u, "would-switch", d->from, d->to,
+					d->reason);
+		}
 		u->dry_run_logged = d->to + 1;
 		return;
 	}
@@ -339,6 +375,8 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 		u->switches++;
 	log_decision(LOG_NOTICE, message_id, info->node, backend, d,
 		     d->action == POLICY_REVERT ? "reverted" : "switched");
+	record_decision(u, d->action == POLICY_REVERT ? "reverted" : "switched",
+			d->from, d->to, d->reason);
 }
 
 static uint64_t pages_cleared(const struct cp_node_info *info, int backend)
@@ -488,6 +526,13 @@ static bool trials_wanted(const struct manager *m,
 	       !be->pinned && !m->monitor_only && !m->config.dry_run;
 }
 
+/* Pinned by an administrator, or reset by clearpagectl: not ours. */
+static bool hands_off(const struct cp_backend_info *be,
+		      const struct unit_state *u)
+{
+	return be->pinned || u->held;
+}
+
 /* Set the backend's trial candidates to what the policy wants now. */
 static void set_trials(struct manager *m, const struct cp_node_info *info,
 		       int backend, struct unit_state *u,
@@ -500,7 +545,7 @@ static void set_trials(struct manager *m, const struct cp_node_info *info,
 
 	if (!be->has_trials)
 		return;
-	if (trials_wanted(m, be) && !u->pinned)
+	if (trials_wanted(m, be) && !u->pinned && !u->held)
 		trials = policy_trials(&m->config.policy,
 				       m->allowed & available_mask(info),
 				       counted, calibration, &u->policy);
@@ -557,6 +602,8 @@ static void guard_act(struct manager *m, const struct cp_node_info *info,
 	policy_applied(&m->config.policy, &u->policy, d);
 	u->changed_by_us = true;
 	u->slower_returns++;
+	record_decision(u, "returned", be->strategy, CLEARPAGE_STRATEGY_KERNEL,
+			"slower than the kernel's routine over the window");
 	log_slower(LOG_NOTICE, MESSAGE_ID_SLOWER, info->node, backend,
 		   be->strategy, d->ns_per_page, d->kernel_ns_per_page,
 		   d->window_seconds, "returned to kernel");
@@ -603,7 +650,7 @@ static void step_unit(struct manager *m, const struct cp_node_info *info,
 	sample.counted = pmu->counted;
 	sample.kernel_miss_ratio = pmu->kernel_miss_ratio;
 	sample.user_misses = pmu->user_misses;
-	sample.trials = trials_wanted(m, be);
+	sample.trials = trials_wanted(m, be) && !u->held;
 	/* The live baseline: the time saved against the kernel's routine. */
 	baseline_interval_from_sample(be->strategy, &sample, m->config.interval,
 				      &interval);
@@ -611,7 +658,7 @@ static void step_unit(struct manager *m, const struct cp_node_info *info,
 			     m->config.policy.min_samples);
 	calibration_of(info, backend, &calibration);
 	policy_step(&m->config.policy, m->allowed & available_mask(info),
-		    &calibration, &u->policy, &sample, be->pinned, &d);
+		    &calibration, &u->policy, &sample, hands_off(be, u), &d);
 	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f, saved %.0f ns this interval: %s",
 		 info->node, cp_backend_name(backend),
 		 policy_strategy_name(be->strategy),
@@ -681,6 +728,89 @@ static void write_savings(struct manager *m, int count)
 	m->savings_error = err;
 }
 
+/*
+ * The backends clearpagectl reset left on kernel: hands off until
+ * clearpagectl unpin takes them out of the file or a reload removes it.
+ */
+static void refresh_held(struct manager *m)
+{
+	static struct cp_held held[CP_MAX_NODES * CLEARPAGE_BACKEND_COUNT];
+	static bool now[CONFIG_MAX_NODES][CLEARPAGE_BACKEND_COUNT];
+	int count = cp_held_read(m->held_file, held,
+				 CP_MAX_NODES * CLEARPAGE_BACKEND_COUNT);
+	int node, b, i;
+
+	if (count < 0) {
+		/* Keep what was held: better idle than undo a reset. */
+		log_line(LOG_WARNING, "cannot read %s: %s; backends reset by clearpagectl stay as they are",
+			 m->held_file, strerror(-count));
+		return;
+	}
+	memset(now, 0, sizeof(now));
+	for (i = 0; i < count; i++)
+		if (held[i].node < CONFIG_MAX_NODES)
+			now[held[i].node][held[i].backend] = true;
+	for (node = 0; node < CONFIG_MAX_NODES; node++) {
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			struct unit_state *u = &m->nodes[node].unit[b];
+
+			if (u->held == now[node][b])
+				continue;
+			u->held = now[node][b];
+			if (u->held)
+				u->changed_by_us = false;
+			log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
+				  u->held ? "node %d reset to kernel by clearpagectl: leaving it alone until clearpagectl unpin or a reload (%s backend)" :
+					    "node %d handed back after clearpagectl reset: clearpaged manages it again (%s backend)",
+				  node, cp_backend_name(b));
+		}
+	}
+}
+
+/* For clearpagectl status: the daemon's mode and each backend's last decision. */
+static void write_state(struct manager *m, int count)
+{
+	static struct cp_daemon_state state;
+	int i, b, err;
+
+	state.pid = getpid();
+	state.updated = time(NULL);
+	state.attached = m->client != NULL;
+	state.dry_run = m->config.dry_run;
+	state.monitor_only = m->monitor_only;
+	snprintf(state.monitor_reason, sizeof(state.monitor_reason), "%s",
+		 m->monitor_reason);
+	state.count = 0;
+	for (i = 0; m->client && i < count; i++) {
+		unsigned int node = m->infos[i].node;
+
+		if (node >= CONFIG_MAX_NODES)
+			continue;
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			const struct unit_state *u = &m->nodes[node].unit[b];
+			struct cp_backend_state *e = &state.backends[state.count++];
+
+			*e = (struct cp_backend_state){
+				.node = node, .backend = b, .held = u->held,
+				.decided = u->decision.when, .from = -1, .to = -1,
+			};
+			if (!u->decision.when)
+				continue;
+			snprintf(e->action, sizeof(e->action), "%s",
+				 u->decision.action);
+			e->from = u->decision.from;
+			e->to = u->decision.to;
+			snprintf(e->reason, sizeof(e->reason), "%s",
+				 u->decision.reason);
+		}
+	}
+	err = cp_state_write(m->state_file, &state);
+	if (err && err != m->state_error)
+		log_line(LOG_WARNING, "cannot write %s for clearpagectl status: %s",
+			 m->state_file, strerror(-err));
+	m->state_error = err;
+}
+
 /* MetricsFile=: every interval, whether attached or waiting. */
 static void write_metrics(struct manager *m, int count, bool stopped)
 {
@@ -737,14 +867,17 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 
 	if (!m->client && attach(m)) {
 		write_metrics(m, 0, false);
+		write_state(m, 0);
 		goto rearm;
 	}
 	count = cp_dump_nodes(m->client, m->infos, CP_MAX_NODES);
 	if (count < 0) {
 		detach(m, strerror(-count));
 		write_metrics(m, 0, false);
+		write_state(m, 0);
 		goto rearm;
 	}
+	refresh_held(m);
 	for (i = 0; i < count; i++)
 		if (m->infos[i].node < CONFIG_MAX_NODES)
 			step_node(m, &m->infos[i], status, sizeof(status));
@@ -752,6 +885,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 			m->config.dry_run ? "dry run: " : "", status);
 	write_metrics(m, count, false);
 	write_savings(m, count);
+	write_state(m, count);
 rearm:
 	/* After an early tick (udev), the next one is a full interval away. */
 	next = usec + (uint64_t)(m->config.interval * 1e6);
@@ -904,6 +1038,9 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si,
 			release_unguarded(m);
 			apply_config_pins(m);
 		}
+		/* A reload hands back what clearpagectl reset held. */
+		if (cp_held_write(m->held_file, NULL, 0) == 0)
+			refresh_held(m);
 	}
 	sd_notify(0, "READY=1");
 	return 0;
@@ -977,6 +1114,8 @@ static void savings_path(struct manager *m)
 		mkdir(dir, 0755);
 	}
 	snprintf(m->savings_file, sizeof(m->savings_file), "%s/savings", dir);
+	snprintf(m->state_file, sizeof(m->state_file), "%s/state", dir);
+	snprintf(m->held_file, sizeof(m->held_file), "%s/held", dir);
 }
 
 int manager_run(const struct daemon_config *config, const char *config_root,
@@ -1030,6 +1169,7 @@ int manager_run(const struct daemon_config *config, const char *config_root,
 	restore(m);
 	/* Says it stopped; a crash leaves a time that is not renewed. */
 	write_metrics(m, 0, true);
+	unlink(m->state_file);
 	log_line(LOG_INFO, "stopped");
 	if (m->client)
 		disconnect(m);

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ static const struct {
 	{ "pin", cmd_pin, "pin NODE|all [--backend 4k|huge]    keep the daemon off the node" },
 	{ "unpin", cmd_unpin, "unpin NODE|all [--backend 4k|huge]  hand the node back to the daemon" },
 	{ "calibrate", cmd_calibrate, "calibrate [NODE|all] [--json] measure hot and cold cost again" },
+	{ "reset", cmd_reset, "reset [NODE|all] [--backend 4k|huge]  everything to kernel, unpinned; clearpaged leaves it" },
 	{ "release", cmd_release, "release [NODE|all] [--backend 4k|huge]  return what clearpaged set to kernel, end trials" },
 	{ "monitor", cmd_monitor, "monitor [--json] [--count N] [--timeout S]  print every change" },
 	{ "unload", cmd_unload, "unload [--timeout S]          disable the livepatch, remove the module" },
@@ -80,6 +82,21 @@ int ctl_fail(struct cp_client *client, int err, const char *what)
 	fprintf(stderr, "clearpagectl: %s: %s%s%s\n", what, strerror(-err),
 		*detail ? ": " : "", detail);
 	return EXIT_FAILED;
+}
+
+int ctl_check_node_arg(const char *arg)
+{
+	char *end;
+	long id;
+
+	errno = 0;
+	id = strtol(arg, &end, 10);
+	if (!strcmp(arg, "all") ||
+	    (!errno && *arg >= '0' && *arg <= '9' && !*end && id <= INT_MAX))
+		return EXIT_OK;
+	fprintf(stderr, "clearpagectl: '%s' is not a node: give a node number (clearpagectl status lists them) or 'all'\n",
+		arg);
+	return EXIT_USAGE;
 }
 
 /*
@@ -148,8 +165,19 @@ int main(int argc, char **argv)
 	size_t i;
 	int c;
 
+	/*
+	 * A negative number is a node that cannot be, not an option: say so
+	 * rather than print the usage (values of options with one excepted).
+	 */
+	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--count") || !strcmp(argv[i], "--timeout") ||
+		    !strcmp(argv[i], "--backend"))
+			i++;
+		else if (argv[i][0] == '-' && argv[i][1] >= '0' && argv[i][1] <= '9')
+			return ctl_check_node_arg(argv[i]);
+	}
 	/* GNU getopt permutes: options may stand before or after the command. */
-	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o.json = true;

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* clearpagectl set, pin, unpin, calibrate, release: changes, one node or all. */
+/*
+ * clearpagectl set, pin, unpin, calibrate, release, reset: changes, one
+ * node or all.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "../lib/state-file.h"
 #include "ctl.h"
 
 static struct cp_node_info targets[CP_MAX_NODES];
@@ -20,6 +25,20 @@ static int bad_strategy(const char *name, const struct cp_node_info *n)
 	return EXIT_USAGE;
 }
 
+/* Checked before any request: an unknown strategy name. */
+static int check_strategy_name(const char *name)
+{
+	int i;
+
+	if (cp_strategy_from_name(name) >= 0)
+		return EXIT_OK;
+	fprintf(stderr, "clearpagectl: '%s' is not a strategy; strategies:", name);
+	for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++)
+		fprintf(stderr, " %s", cp_strategy_name(i));
+	fprintf(stderr, "\n");
+	return EXIT_USAGE;
+}
+
 static int for_nodes(int argc, char **argv, int want_args, const char *usage,
 		     int (*apply)(struct cp_client *c, struct cp_node_info *n,
 				  char **argv, const struct ctl_options *o),
@@ -32,6 +51,9 @@ static int for_nodes(int argc, char **argv, int want_args, const char *usage,
 		fprintf(stderr, "clearpagectl: usage: clearpagectl %s\n", usage);
 		return EXIT_USAGE;
 	}
+	rc = ctl_check_node_arg(argc ? argv[0] : "all");
+	if (rc)
+		return rc;
 	rc = ctl_open(&client);
 	if (rc)
 		return rc;
@@ -77,11 +99,49 @@ static int apply_pin_on(struct cp_client *c, struct cp_node_info *n,
 	return apply_pin(c, n, o->backend, true);
 }
 
+/*
+ * The held file (state-file.h) with @node's @backend (or both) added or
+ * taken out; nothing to do where clearpaged is not running.
+ */
+static int update_held(unsigned int node, int backend, bool hold)
+{
+	static struct cp_held held[CP_MAX_NODES * CLEARPAGE_BACKEND_COUNT];
+	const int max = CP_MAX_NODES * CLEARPAGE_BACKEND_COUNT;
+	struct stat st;
+	int count, i, b, err;
+
+	if (stat(CP_SAVINGS_DIR, &st))
+		return 0;
+	count = cp_held_read(CP_HELD_FILE, held, max);
+	if (count < 0)
+		count = 0;	/* unreadable: rewritten from scratch */
+	for (i = 0; i < count; i++) {
+		if (held[i].node == node &&
+		    (backend == CP_BACKEND_ALL || held[i].backend == backend))
+			held[i--] = held[--count];
+	}
+	for (b = 0; hold && b < CLEARPAGE_BACKEND_COUNT && count < max; b++)
+		if (backend == CP_BACKEND_ALL || backend == b)
+			held[count++] = (struct cp_held){ node, b };
+	err = cp_held_write(CP_HELD_FILE, held, count);
+	if (err)
+		fprintf(stderr, "clearpagectl: telling clearpaged (%s): %s%s\n",
+			CP_HELD_FILE, strerror(-err),
+			err == -EACCES || err == -EPERM ? ": run it as root" : "");
+	return err;
+}
+
 static int apply_pin_off(struct cp_client *c, struct cp_node_info *n,
 			 char **argv, const struct ctl_options *o)
 {
+	int rc;
+
 	(void)argv;
-	return apply_pin(c, n, o->backend, false);
+	rc = apply_pin(c, n, o->backend, false);
+	/* Unpinned: clearpaged's again, reset or not. */
+	if (!rc && update_held(n->node, o->backend, false))
+		rc = EXIT_FAILED;
+	return rc;
 }
 
 static int apply_calibrate(struct cp_client *c, struct cp_node_info *n,
@@ -102,6 +162,8 @@ static int apply_calibrate(struct cp_client *c, struct cp_node_info *n,
 
 int cmd_set(int argc, char **argv, const struct ctl_options *o)
 {
+	if (argc == 2 && check_strategy_name(argv[1]))
+		return EXIT_USAGE;
 	return for_nodes(argc, argv, 2, "set NODE|all STRATEGY [--backend 4k|huge]",
 			 apply_set, o);
 }
@@ -185,4 +247,48 @@ int cmd_release(int argc, char **argv, const struct ctl_options *o)
 	return for_nodes_or_all(argc, argv,
 				"release [NODE|all] [--backend 4k|huge]",
 				apply_release, o);
+}
+
+/*
+ * Everything back as the module loads: kernel, unpinned, no trials. Where
+ * clearpaged runs it is told first (the held file), so it leaves the
+ * backends alone until clearpagectl unpin or a reload hands them back.
+ */
+static int apply_reset(struct cp_client *c, struct cp_node_info *n,
+		       char **argv, const struct ctl_options *o)
+{
+	char what[64];
+	int b, err;
+
+	(void)argv;
+	if (update_held(n->node, o->backend, true))
+		return EXIT_FAILED;
+	snprintf(what, sizeof(what), "resetting node %u (%s)", n->node,
+		 cp_backend_name(o->backend));
+	/* An admin set pins and ends trials; then the pin goes. */
+	err = cp_set_strategy(c, n->node, o->backend, CLEARPAGE_STRATEGY_KERNEL,
+			      CLEARPAGE_SOURCE_ADMIN);
+	if (!err)
+		err = cp_set_pinned(c, n->node, o->backend, false);
+	if (err)
+		return ctl_fail(c, err, what);
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+		if (o->backend == CP_BACKEND_ALL || o->backend == b)
+			printf("node %u %s: %s -> kernel, not pinned%s\n", n->node,
+			       cp_backend_name(b),
+			       cp_strategy_name(n->backend[b].strategy),
+			       n->backend[b].pinned ? " (was pinned)" : "");
+	return EXIT_OK;
+}
+
+int cmd_reset(int argc, char **argv, const struct ctl_options *o)
+{
+	struct stat st;
+	int rc = for_nodes_or_all(argc, argv,
+				  "reset [NODE|all] [--backend 4k|huge]",
+				  apply_reset, o);
+
+	if (!rc && !stat(CP_SAVINGS_DIR, &st))
+		printf("clearpaged leaves them on kernel until 'clearpagectl unpin' or 'systemctl reload clearpaged' hands them back\n");
+	return rc;
 }

@@ -1,11 +1,113 @@
 // SPDX-License-Identifier: GPL-2.0
 /* clearpagectl status: a table per node, or JSON for scripts. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "../lib/savings-file.h"
+#include "../lib/state-file.h"
 #include "ctl.h"
+
+/*
+ * clearpaged's state, from its state file (status only): 0 read, else
+ * -errno (-ENOENT: not running); daemon_alive: its process is there.
+ */
+static struct cp_daemon_state daemon_state;
+static int daemon_state_error = -ENOENT;
+static bool daemon_alive, with_daemon;
+
+static const struct cp_backend_state *daemon_backend(unsigned int node,
+						     int backend)
+{
+	int i;
+
+	for (i = 0; !daemon_state_error && i < daemon_state.count; i++)
+		if (daemon_state.backends[i].node == node &&
+		    daemon_state.backends[i].backend == backend)
+			return &daemon_state.backends[i];
+	return NULL;
+}
+
+static void format_epoch(long long seconds, char *buf, size_t size)
+{
+	time_t t = (time_t)seconds;
+	struct tm tm;
+
+	if (!seconds || !localtime_r(&t, &tm) ||
+	    !strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, size, "-");
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void print_json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void print_daemon_table(void)
+{
+	const struct cp_daemon_state *d = &daemon_state;
+	char when[64];
+
+	if (daemon_state_error == -ENOENT) {
+		printf("clearpaged: not running (no %s); nodes keep what the module has\n\n",
+		       CP_STATE_FILE);
+		return;
+	}
+	if (daemon_state_error) {
+		printf("clearpaged: state unknown (%s: %s)\n\n", CP_STATE_FILE,
+		       strerror(-daemon_state_error));
+		return;
+	}
+	format_epoch(d->updated, when, sizeof(when));
+	if (!daemon_alive) {
+		printf("clearpaged: not running (pid %d, last update %s: it did not stop cleanly)\n\n",
+		       d->pid, when);
+		return;
+	}
+	printf("clearpaged: running, pid %d, %s, last update %s\n", d->pid,
+	       d->attached ? "attached to the module" : "waiting for the module",
+	       when);
+	if (d->monitor_only)
+		printf("  monitoring only: %s\n", d->monitor_reason);
+	else if (d->dry_run)
+		printf("  dry run: decisions are logged, not applied\n");
+	else
+		printf("  acting: switches unpinned backends\n");
+	printf("\n");
+}
+
+static void print_daemon_json(void)
+{
+	const struct cp_daemon_state *d = &daemon_state;
+
+	printf(",\"daemon\":{\"running\":%s",
+	       !daemon_state_error && daemon_alive ? "true" : "false");
+	if (daemon_state_error) {
+		printf("}");
+		return;
+	}
+	printf(",\"pid\":%d,\"updated\":%lld,\"attached\":%s,\"dry_run\":%s,"
+	       "\"monitor_only\":%s", d->pid, d->updated,
+	       d->attached ? "true" : "false", d->dry_run ? "true" : "false",
+	       d->monitor_only ? "true" : "false");
+	if (d->monitor_only) {
+		printf(",\"monitor_reason\":");
+		print_json_string(d->monitor_reason);
+	}
+	printf("}");
+}
 
 /* What clearpaged saved, from its savings file; none when it is not running. */
 static struct cp_savings savings[CP_MAX_NODES * CLEARPAGE_BACKEND_COUNT];
@@ -48,6 +150,23 @@ static void print_table(const struct cp_node_info *n, bool calibration_only)
 		       cp_backend_name(b), cp_strategy_name(be->strategy),
 		       be->pinned ? "pinned" : "not pinned",
 		       cp_source_name(be->source), when);
+	}
+	for (b = 0; !calibration_only && daemon_alive &&
+		    b < CLEARPAGE_BACKEND_COUNT; b++) {
+		const struct cp_backend_state *d = daemon_backend(n->node, b);
+
+		if (!d)
+			continue;
+		if (d->held)
+			printf("  %-5s reset by clearpagectl: clearpaged leaves it until 'clearpagectl unpin' or a reload\n",
+			       cp_backend_name(b));
+		if (!d->decided)
+			continue;
+		format_epoch(d->decided, when, sizeof(when));
+		printf("  %-5s last decision %s: %s %s -> %s: %s\n",
+		       cp_backend_name(b), when, d->action,
+		       cp_strategy_name(d->from), cp_strategy_name(d->to),
+		       d->reason);
 	}
 	printf("     %-10s %10s %8s %10s %8s %8s %8s %8s %8s %8s\n", "STRATEGY",
 	       "PAGES_4K", "NS_4K", "PAGES_HUGE", "RANGES", "NS_HUGE",
@@ -141,6 +260,24 @@ static void print_table(const struct cp_node_info *n, bool calibration_only)
 	}
 }
 
+/* What clearpaged says of the backend, in its JSON object. */
+static void print_backend_daemon_json(unsigned int node, int backend)
+{
+	const struct cp_backend_state *d =
+		daemon_alive ? daemon_backend(node, backend) : NULL;
+
+	if (!d)
+		return;
+	printf(",\"held\":%s", d->held ? "true" : "false");
+	if (!d->decided)
+		return;
+	printf(",\"last_decision\":{\"time\":%lld,\"action\":\"%s\","
+	       "\"from\":\"%s\",\"to\":\"%s\",\"reason\":", d->decided,
+	       d->action, cp_strategy_name(d->from), cp_strategy_name(d->to));
+	print_json_string(d->reason);
+	printf("}");
+}
+
 static void print_json(const struct cp_node_info *n, bool calibration_only)
 {
 	char when[64];
@@ -169,7 +306,9 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 				if (be->trials & (1U << i))
 					printf("%s\"%s\"", be->trials & ((1U << i) - 1) ?
 					       "," : "", cp_strategy_name(i));
-			printf("]}");
+			printf("]");
+			print_backend_daemon_json(n->node, b);
+			printf("}");
 		}
 		printf("}");
 	}
@@ -241,6 +380,8 @@ void print_nodes(const struct cp_node_info *nodes, int count, bool json,
 
 	if (json)
 		printf("{\"nodes\":[");
+	else if (with_daemon)
+		print_daemon_table();
 	for (i = 0; i < count; i++) {
 		if (json) {
 			printf("%s", i ? "," : "");
@@ -250,8 +391,12 @@ void print_nodes(const struct cp_node_info *nodes, int count, bool json,
 			print_table(&nodes[i], calibration_only);
 		}
 	}
-	if (json)
-		printf("]}\n");
+	if (json) {
+		printf("]");
+		if (with_daemon)
+			print_daemon_json();
+		printf("}\n");
+	}
 }
 
 int cmd_status(int argc, char **argv, const struct ctl_options *o)
@@ -273,6 +418,10 @@ int cmd_status(int argc, char **argv, const struct ctl_options *o)
 				     CP_MAX_NODES * CLEARPAGE_BACKEND_COUNT);
 	if (nr_savings < 0)
 		nr_savings = 0;
+	with_daemon = true;
+	daemon_state_error = cp_state_read(CP_STATE_FILE, &daemon_state);
+	daemon_alive = !daemon_state_error &&
+		       (!kill(daemon_state.pid, 0) || errno == EPERM);
 	if (n < 0)
 		rc = ctl_fail(client, n, "reading nodes");
 	else

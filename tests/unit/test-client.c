@@ -15,6 +15,7 @@
 
 #include "../../daemon/lib/clearpage-client.h"
 #include "../../daemon/lib/savings-file.h"
+#include "../../daemon/lib/state-file.h"
 #include "check.h"
 
 #define FAMILY 0x1234
@@ -331,6 +332,73 @@ static void test_savings_file(void)
 	      "no file: -ENOENT (clearpaged is not running)");
 }
 
+static bool same_backend_state(const struct cp_backend_state *a,
+			       const struct cp_backend_state *b)
+{
+	return a->node == b->node && a->backend == b->backend &&
+	       a->held == b->held && a->decided == b->decided &&
+	       !strcmp(a->action, b->action) && a->from == b->from &&
+	       a->to == b->to && !strcmp(a->reason, b->reason);
+}
+
+/* clearpaged's state file and clearpagectl reset's held file. */
+static void test_state_files(void)
+{
+	static struct cp_daemon_state in, out;
+	struct cp_held held[3] = { { 0, CLEARPAGE_BACKEND_4K },
+				   { 7, CLEARPAGE_BACKEND_HUGE } }, back[3];
+	char path[] = "/tmp/test-client-state.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+
+	close(fd);
+	in = (struct cp_daemon_state){
+		.pid = 1234, .updated = 1764480000, .attached = true,
+		.monitor_only = true, .count = 2,
+		.monitor_reason = "CPU AuthenticAMD family 26 model 2 stepping 0 is not on the allowlist",
+	};
+	in.backends[0] = (struct cp_backend_state){
+		.node = 0, .backend = CLEARPAGE_BACKEND_HUGE, .held = false,
+		.decided = 1764480123, .action = "switched",
+		.from = CLEARPAGE_STRATEGY_REP_STOSB,
+		.to = CLEARPAGE_STRATEGY_CLZERO,
+		.reason = "cold pages: clzero predicted 40% cheaper",
+	};
+	in.backends[1] = (struct cp_backend_state){
+		.node = 1, .backend = CLEARPAGE_BACKEND_4K, .held = true,
+		.from = -1, .to = -1,
+	};
+	CHECK(cp_state_write(path, &in) == 0, "the state file is written");
+	CHECK(cp_state_read(path, &out) == 0 && out.pid == 1234 &&
+	      out.updated == in.updated && out.attached && !out.dry_run &&
+	      out.monitor_only &&
+	      !strcmp(out.monitor_reason, in.monitor_reason) && out.count == 2,
+	      "and reads back the daemon line and the monitor-only reason");
+	CHECK(same_backend_state(&out.backends[0], &in.backends[0]) &&
+	      same_backend_state(&out.backends[1], &in.backends[1]),
+	      "every backend's decision, reason with spaces, and none (\"-\")");
+	f = fopen(path, "w");
+	fputs("# clearpaged state: daemon, monitor-only, backend lines; see clearpagectl(8)\nbackend 0 4k 2 0 - - - -\n", f);
+	fclose(f);
+	CHECK(cp_state_read(path, &out) == -EINVAL,
+	      "a malformed state file (HELD 2, no daemon line) is refused");
+
+	CHECK(cp_held_write(path, held, 2) == 0 && cp_held_read(path, back, 3) == 2 &&
+	      back[0].node == 0 && back[0].backend == CLEARPAGE_BACKEND_4K &&
+	      back[1].node == 7 && back[1].backend == CLEARPAGE_BACKEND_HUGE,
+	      "the held file reads back what reset wrote");
+	CHECK(cp_held_write(path, held, 0) == 0 && access(path, F_OK) &&
+	      cp_held_read(path, back, 3) == 0,
+	      "none held: the file is removed, and no file reads as none");
+	f = fopen(path, "w");
+	fputs("node backend\n0 all\n", f);
+	fclose(f);
+	CHECK(cp_held_read(path, back, 3) == -EINVAL, "a malformed held file is refused");
+	unlink(path);
+	CHECK(cp_state_read(path, &out) == -ENOENT,
+	      "no state file: -ENOENT (clearpaged is not running)");
+}
+
 static void test_names(void)
 {
 	int i, ok = 1;
@@ -360,6 +428,7 @@ int main(void)
 	test_event_parse();
 	test_extack();
 	test_savings_file();
+	test_state_files();
 	test_names();
 	return check_summary();
 }

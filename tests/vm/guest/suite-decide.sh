@@ -221,9 +221,6 @@ check "trials: on movq, the candidates are others (node 0 huge: $(cat $CP/node0/
 	sh -c "! grep -qw movq $CP/node0/trials_huge"
 info "node0 trials: $(grep -E '^trial_' $CP/node0/stats | awk '$2 > 0' | tr '\n' ' ')"
 
-# A crash. SIGKILL leaves what the daemon set, trials running; what the
-# unit's ExecStopPost= runs then, clearpagectl release, returns to kernel
-# what the daemon set and nobody pinned, and ends the trials.
 # source_of NODE BACKEND: who made the backend's last change.
 source_of() {
 	clearpagectl status --json | sed 's/{"node":/\n{"node":/g' | grep "^{\"node\":$1," |
@@ -237,9 +234,71 @@ backends() {
 		done
 	done
 }
+
+# clearpagectl status shows the daemon: running, acting, each backend's
+# last decision with its reason.
+clearpagectl status >/tmp/status.out 2>&1
+clearpagectl status --json >/tmp/status.json 2>&1
+check "status: clearpaged running and attached ($(head -n 2 /tmp/status.out | tr '\n' '|'))" \
+	grep -q "^clearpaged: running, pid $daemon, attached to the module" /tmp/status.out
+check "status: acting" grep -qx "  acting: switches unpinned backends" /tmp/status.out
+check "status: each backend's last decision, with its reason" \
+	test "$(grep -c '^  [a-z0-9]* *last decision .*: switched kernel -> movq: measured cheaper on trial frames' /tmp/status.out)" = 4
+check "status --json: the daemon" \
+	grep -q "\"daemon\":{\"running\":true,\"pid\":$daemon,\"updated\":[0-9]*,\"attached\":true,\"dry_run\":false,\"monitor_only\":false}" /tmp/status.json
+check "status --json: the last decision per backend" \
+	test "$(grep -o '"held":false,"last_decision":{"time":[0-9]*,"action":"switched","from":"kernel","to":"movq","reason":"measured cheaper on trial frames"}' /tmp/status.json | wc -l)" = 4
+
+# clearpagectl reset: node 0 back to kernel, unpinned, and the daemon,
+# told, leaves it there (it would try and switch it again within a few
+# intervals otherwise) until clearpagectl unpin hands it back; a reload
+# hands back what reset node 1's huge backend.
+pinned_of() {
+	clearpagectl status --json | sed 's/{"node":/\n{"node":/g' | grep "^{\"node\":$1," |
+		sed -n "s/.*\"$2\":{[^}]*\"pinned\":\([a-z]*\).*/\1/p"
+}
+node0_switches() { grep -c "node 0 [a-z0-9]*: switched" $DLOG; }
+clearpagectl reset 0 >/tmp/reset.out 2>&1
+check "reset: says what it did ($(tr '\n' '|' </tmp/reset.out))" \
+	test "$(grep -c '^node 0 [a-z0-9]*: movq -> kernel, not pinned$' /tmp/reset.out)" = 2
+check "reset: and that clearpaged leaves them" grep -q "clearpaged leaves them on kernel until 'clearpagectl unpin'" /tmp/reset.out
+check "reset: node 0 on kernel, unpinned ($(backends))" \
+	test "$(backend_strategy 0 4k) $(backend_strategy 0 huge) $(pinned_of 0 4k) $(pinned_of 0 huge)" = "kernel kernel false false"
+for b in 4k huge; do
+	check "reset: the daemon says it leaves node 0 $b alone" \
+		wait_log "node 0 reset to kernel by clearpagectl: leaving it alone until clearpagectl unpin or a reload ($b backend)"
+done
+switches=$(node0_switches)
+sleep 6
+check "reset: 30 intervals later node 0 is still on kernel ($(backends)), no switch since" \
+	test "$(backend_strategy 0 4k) $(backend_strategy 0 huge) $(node0_switches)" = "kernel kernel $switches"
+check "reset: status says so" sh -c "clearpagectl status | grep -q '^  4k    reset by clearpagectl: clearpaged leaves it'"
+check "reset: unpin hands node 0 back" clearpagectl unpin 0
+check "reset: the daemon says so" \
+	wait_log "node 0 handed back after clearpagectl reset: clearpaged manages it again (huge backend)"
+check "reset: and switches node 0 again" \
+	wait_log "node 0 [a-z0-9]*: switched kernel -> movq: measured cheaper on trial frames" 4 60
+clearpagectl reset 1 --backend huge >/dev/null
+check "reset: node 1 huge held" wait_log "node 1 reset to kernel by clearpagectl: leaving it alone until clearpagectl unpin or a reload (huge backend)"
+kill -HUP $daemon
+check "reset: a reload hands it back" \
+	wait_log "node 1 handed back after clearpagectl reset: clearpaged manages it again (huge backend)" 1 20
+check "reset: and the daemon switches it again" \
+	wait_log "node 1 huge: switched kernel -> movq: measured cheaper on trial frames" 2 60
+for n in 0 1; do
+	for b in 4k huge; do
+		wait_state $n $b movq:daemon
+	done
+done
+
+# A crash. SIGKILL leaves what the daemon set, trials running; what the
+# unit's ExecStopPost= runs then, clearpagectl release, returns to kernel
+# what the daemon set and nobody pinned, and ends the trials.
 all_trials() { cat $CP/node0/trials_4k $CP/node0/trials_huge $CP/node1/trials_4k $CP/node1/trials_huge | tr '\n' ' '; }
 kill -KILL $daemon
 wait $daemon 2>/dev/null
+check "status after a crash: not running, did not stop cleanly" \
+	sh -c "clearpagectl status | grep -q '^clearpaged: not running (pid $daemon, last update .*: it did not stop cleanly)'"
 check "crash: SIGKILL leaves every backend on movq, set by the daemon ($(backends))" \
 	test "$(backends)" = "movq/daemon movq/daemon movq/daemon movq/daemon "
 check "crash: and the trials running ($(all_trials))" test "$(all_trials)" != "none none none none "
@@ -274,6 +333,8 @@ check "trials: SIGTERM stops it cleanly (exit 0)" test $? -eq 0
 check "adopt: on stop every backend is back on kernel ($(backends))" \
 	test "$(backend_strategy 0 4k) $(backend_strategy 0 huge) $(backend_strategy 1 4k) $(backend_strategy 1 huge)" = "kernel kernel kernel kernel"
 check "adopt: the log says so" wait_log "node 1 huge returned to kernel"
+check "status after a clean stop: not running" \
+	sh -c "clearpagectl status | grep -q '^clearpaged: not running (no /run/clearpaged/state)'"
 check "trials end with the daemon" test "$(all_trials)" = "none none none none "
 
 # A reload that leaves what the daemon set unguarded returns it, saying
