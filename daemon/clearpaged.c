@@ -26,7 +26,7 @@ static void usage(FILE *out)
 		"  --lenient          with --check-config: unknown keys only warn\n"
 		"  --config-root DIR  read the configuration below DIR (for tests)\n"
 		"  -h, --help         this help\n"
-		"      --version      print the version\n\n"
+		"  -V, --version      print the version\n\n"
 		"Configuration: /etc/clearpaged.conf, /etc/clearpaged.conf.d/*.conf\n"
 		"(see clearpaged.conf(5)). SIGHUP reloads it.\n");
 	if (out == stdout) {
@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 	char error[512];
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			overrides.dry_run = true;

@@ -20,12 +20,12 @@ static const struct {
 	const char *usage;
 } commands[] = {
 	{ "status", cmd_status, "status [--json]              per-node, per-backend strategy, counters, calibration" },
-	{ "set", cmd_set, "set NODE|all STRATEGY [--backend 4k|huge]  select a strategy (pins it)" },
-	{ "pin", cmd_pin, "pin NODE|all [--backend 4k|huge]    keep the daemon off the node" },
-	{ "unpin", cmd_unpin, "unpin NODE|all [--backend 4k|huge]  hand the node back to the daemon" },
+	{ "set", cmd_set, "set NODE|all STRATEGY [--backend 4k|huge|all]  select a strategy (pins it)" },
+	{ "pin", cmd_pin, "pin NODE|all [--backend 4k|huge|all]    keep the daemon off the node" },
+	{ "unpin", cmd_unpin, "unpin NODE|all [--backend 4k|huge|all]  hand the node back to the daemon" },
 	{ "calibrate", cmd_calibrate, "calibrate [NODE|all] [--json] measure hot and cold cost again" },
-	{ "reset", cmd_reset, "reset [NODE|all] [--backend 4k|huge]  everything to kernel, unpinned; clearpaged leaves it" },
-	{ "release", cmd_release, "release [NODE|all] [--backend 4k|huge]  return what clearpaged set to kernel, end trials" },
+	{ "reset", cmd_reset, "reset [NODE|all] [--backend 4k|huge|all]  everything to kernel, unpinned; clearpaged leaves it" },
+	{ "release", cmd_release, "release [NODE|all] [--backend 4k|huge|all]  return what clearpaged set to kernel, end trials" },
 	{ "monitor", cmd_monitor, "monitor [--json] [--count N] [--timeout S]  print every change" },
 	{ "unload", cmd_unload, "unload [--timeout S]          disable the livepatch, remove the module" },
 };
@@ -34,12 +34,18 @@ static void usage(FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "Usage: clearpagectl [--json] [COMMAND [ARGS]]\n\nCommands:\n");
+	fprintf(out, "Usage: clearpagectl [OPTIONS] [COMMAND [ARGS]]\n\nCommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %s\n", commands[i].usage);
 	fprintf(out,
-		"\nWithout a command: status. Without --backend, set, pin and unpin\n"
-		"change both backends (4k: 4 KiB faults; huge: huge folios).\n"
+		"\nOptions:\n"
+		"  --json                       machine-readable status, calibrate, monitor\n"
+		"  --backend 4k|huge|all        the backend to change (default all)\n"
+		"  --count N, --timeout S       for monitor (and --timeout for unload)\n"
+		"  -h, --help                   this help\n"
+		"  -V, --version                the version\n"
+		"\nWithout a command: status. Without --backend, set, pin, unpin,\n"
+		"reset and release change both backends (4k: 4 KiB faults; huge: huge folios).\n"
 		"Changes need root (CAP_SYS_ADMIN).\n"
 		"Exit status: 0 ok, 1 failed, 2 usage, 3 module not loaded, 4 permission denied.\n"
 		"See clearpagectl(8).\n");

@@ -164,19 +164,19 @@ int cmd_set(int argc, char **argv, const struct ctl_options *o)
 {
 	if (argc == 2 && check_strategy_name(argv[1]))
 		return EXIT_USAGE;
-	return for_nodes(argc, argv, 2, "set NODE|all STRATEGY [--backend 4k|huge]",
+	return for_nodes(argc, argv, 2, "set NODE|all STRATEGY [--backend 4k|huge|all]",
 			 apply_set, o);
 }
 
 int cmd_pin(int argc, char **argv, const struct ctl_options *o)
 {
-	return for_nodes(argc, argv, 1, "pin NODE|all [--backend 4k|huge]",
+	return for_nodes(argc, argv, 1, "pin NODE|all [--backend 4k|huge|all]",
 			 apply_pin_on, o);
 }
 
 int cmd_unpin(int argc, char **argv, const struct ctl_options *o)
 {
-	return for_nodes(argc, argv, 1, "unpin NODE|all [--backend 4k|huge]",
+	return for_nodes(argc, argv, 1, "unpin NODE|all [--backend 4k|huge|all]",
 			 apply_pin_off, o);
 }
 
@@ -245,7 +245,7 @@ static int apply_release(struct cp_client *c, struct cp_node_info *n,
 int cmd_release(int argc, char **argv, const struct ctl_options *o)
 {
 	return for_nodes_or_all(argc, argv,
-				"release [NODE|all] [--backend 4k|huge]",
+				"release [NODE|all] [--backend 4k|huge|all]",
 				apply_release, o);
 }
 
@@ -285,7 +285,7 @@ int cmd_reset(int argc, char **argv, const struct ctl_options *o)
 {
 	struct stat st;
 	int rc = for_nodes_or_all(argc, argv,
-				  "reset [NODE|all] [--backend 4k|huge]",
+				  "reset [NODE|all] [--backend 4k|huge|all]",
 				  apply_reset, o);
 
 	if (!rc && !stat(CP_SAVINGS_DIR, &st))

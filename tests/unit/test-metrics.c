@@ -88,6 +88,11 @@ int main(int argc, char **argv)
 	struct stat st;
 	int err;
 
+	/* --dump: the fixture's metrics on stdout, for the man-page test. */
+	if (argc > 1 && !strcmp(argv[1], "--dump")) {
+		metrics_format(stdout, &d, nodes, 2);
+		return 0;
+	}
 	format(&d, nodes, 2);
 	CHECK(strstr(text, "# TYPE clearpage_pages_cleared_total counter\n") &&
 	      strstr(text, "clearpage_pages_cleared_total{node=\"0\",backend=\"4k\",strategy=\"movnti\"} 4096\n") &&

@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The man pages say what the programs do, no more, no less: each check
+# compares a list taken from a program (its --help, the metrics it writes)
+# with the same list taken from its man page, both ways, and names what is
+# in one and not the other.
+#  - clearpagectl: its commands and options, and the commands its bash
+#    completion offers;
+#  - clearpaged: its options, and every setting (with its section) in
+#    clearpaged.conf(5);
+#  - clearpage-bench: its commands, and each command's options in the
+#    command's synopsis in clearpage-bench(1);
+#  - the metrics, with their labels, in clearpaged.conf(5).
+#
+#   tests/doc/test-man-pages.sh CLEARPAGECTL CLEARPAGED CLEARPAGE_BENCH TEST_METRICS SRCDIR
+set -u
+ctl=$1 daemon=$2 bench=$3 metrics=$4 top=$5
+man=$top/doc/man
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+passed=0 failed=0
+
+# same NAME PROGRAM_LIST_FILE MAN_LIST_FILE
+same() {
+	local name=$1 only_prog only_man
+	sort -u "$2" >"$out/a"
+	sort -u "$3" >"$out/b"
+	only_prog=$(comm -23 "$out/a" "$out/b" | tr '\n' ' ')
+	only_man=$(comm -13 "$out/a" "$out/b" | tr '\n' ' ')
+	if [ ! -s "$out/a" ]; then
+		failed=$((failed + 1)); echo "FAIL: $name: nothing found in the program"
+	elif [ -z "$only_prog$only_man" ]; then
+		passed=$((passed + 1)); echo "PASS: $name ($(wc -l <"$out/a") entries)"
+	else
+		failed=$((failed + 1))
+		echo "FAIL: $name: only in the program: ${only_prog:-none}; only in the man page: ${only_man:-none}"
+	fi
+}
+
+# A man page as text to grep: \- is -, font escapes gone.
+text() { sed 's/\\-/-/g; s/\\f[BIRP]//g; s/\\(em/--/g' "$1"; }
+# The lines of section NAME (.SH or .SS) of man page FILE.
+section() { text "$1" | sed -n "/^\.S[HS] \"\?$2\"\?\$/,/^\.S[HS] /p" | sed '$d'; }
+# The long options in standard input.
+options() { grep -o -- '--[a-z][a-z0-9-]*[a-z0-9]' | sort -u; }
+# The words that start entries (.TP then .B/.BR/.BI WORD) in standard input.
+entries() { awk 'prev == ".TP" && $1 ~ /^\.B[RI]?$/ { print $2 } { prev = $1 }' | tr -d '"'; }
+
+# clearpagectl
+"$ctl" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF > 0 && $1 != "Commands:" { print $1 }' >"$out/prog"
+section "$man/clearpagectl.8" COMMANDS | entries >"$out/man"
+same "clearpagectl: commands in --help and clearpagectl(8)" "$out/prog" "$out/man"
+"$ctl" --help | options >"$out/prog"
+text "$man/clearpagectl.8" | options >"$out/man"
+same "clearpagectl: options in --help and clearpagectl(8)" "$out/prog" "$out/man"
+sed -n 's/.*local commands="\([^"]*\)".*/\1/p' "$top/daemon/ctl/clearpagectl.bash-completion" | tr ' ' '\n' | grep -vx help >"$out/compl"
+"$ctl" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF > 0 && $1 != "Commands:" { print $1 }' >"$out/prog"
+same "clearpagectl: commands in --help and its bash completion" "$out/prog" "$out/compl"
+
+# clearpaged
+"$daemon" --help | sed -n '1,/^Configuration:/p' | options >"$out/prog"
+section "$man/clearpaged.8" OPTIONS | options >"$out/man"
+same "clearpaged: options in --help and clearpaged(8) OPTIONS" "$out/prog" "$out/man"
+sed -n 's/.*compgen -W "\([^"]*\)".*/\1/p' "$top/daemon/clearpaged.bash-completion" | options >"$out/compl"
+same "clearpaged: options in --help and its bash completion" "$out/prog" "$out/compl"
+"$daemon" --help | awk '/^\[/ { s = $1 } /^[A-Z][A-Za-z]*=/ { sub(/=.*/, "="); print s " " $0 }' |
+	sed 's/\[Node\.N\]/[Node.N]/' >"$out/prog"
+text "$man/clearpaged.conf.5" | awk '
+	/^\.SH \[/ { s = $2 }
+	prev == ".TP" && $1 ~ /^\.B[R]?$/ {
+		for (i = 2; i <= NF; i++) if ($i ~ /^[A-Z][A-Za-z]*=$/) print s " " $i
+	}
+	{ prev = $1 }' >"$out/man"
+same "clearpaged: settings in --help and clearpaged.conf(5), by section" "$out/prog" "$out/man"
+
+# clearpage-bench
+"$bench" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF > 0 && $1 != "Commands:" { print $1 }' >"$out/cmds"
+text "$man/clearpage-bench.1" | sed -n 's/^\.SS \([a-z]*\)$/\1/p' >"$out/man"
+same "clearpage-bench: commands in --help and clearpage-bench(1)" "$out/cmds" "$out/man"
+while read -r cmd; do
+	"$bench" "$cmd" --help 2>&1 | options | grep -vx -- --help >"$out/prog"
+	section "$man/clearpage-bench.1" SYNOPSIS |
+		sed -n "/^\.B clearpage-bench $cmd\$/,/^\.br\$/p" | options >"$out/man"
+	same "clearpage-bench $cmd: options in its --help and its synopsis in clearpage-bench(1)" "$out/prog" "$out/man"
+done <"$out/cmds"
+
+# Metrics: NAME{LABELS} from the program, as clearpaged.conf(5) writes them.
+"$metrics" --dump | awk '
+	/^# TYPE/ { want = 1; next }
+	want && /^[a-z]/ { l = $1; sub(/ .*/, "", l); gsub(/="[^"]*"/, "", l); print l; want = 0 }' >"$out/prog"
+text "$man/clearpaged.conf.5" | grep -o 'clearpaged\?_[a-z_]*\({[a-z,]*}\)\?' |
+	grep -v '_$' >"$out/man"
+same "metrics and their labels in the program and clearpaged.conf(5)" "$out/prog" "$out/man"
+
+echo "$passed passed, $failed failed, 0 skipped"
+[ $failed = 0 ]
