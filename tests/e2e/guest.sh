@@ -74,6 +74,11 @@ check "the module is loaded (ExecStartPre modprobe)" test -d $CP
 check "STATUS= has a part per node" until_ok sh -c "systemctl show -P StatusText clearpaged | grep -q 'node0: .*; node1: '"
 info "status: $(prop StatusText)"
 check "the unit is enabled for the next boot" test "$(systemctl is-enabled clearpaged)" = enabled
+# README's "See that it helps".
+check "README: systemctl status clearpaged" sh -c "systemctl status clearpaged --no-pager | grep -q 'Status: \".*node0: '"
+check "README: clearpagectl status shows the daemon" \
+	until_ok sh -c "clearpagectl status | grep -q '^clearpaged: running, pid $(prop MainPID), attached to the module'"
+check "README: journalctl -u clearpaged" sh -c "journalctl -u clearpaged --no-pager | grep -q 'attached to the clearpage module'"
 
 # An administrator's pin is logged with its MESSAGE_ID.
 clearpagectl pin 0
@@ -231,4 +236,55 @@ check "stop returned node 0 to kernel" test "$(current_strategy 0)" = kernel
 check "systemd-analyze security: exposure at most 1.5" sh -c \
 	"systemd-analyze security clearpaged.service | tee /tmp/security.txt | tail -n 1 | awk '{ for (i = 1; i <= NF; i++) if (\$i ~ /^[0-9.]+\$/) v = \$i } END { exit !(v <= 1.5) }'"
 info "security: $(tail -n 1 /tmp/security.txt)"
+# README's "Upgrade", "Undo" and "Removed", in that order, on the running
+# service: a newer clearpaged over the running daemon, clearpagectl reset,
+# disable --now and unload, then purge. What the administrator wrote stays.
+printf '[Daemon]\nLogLevel=info\n' > /etc/clearpaged.conf.d/50-admin.conf
+systemctl start clearpaged
+until_ok test "$(systemctl is-active clearpaged)" = active
+pid_before=$(prop MainPID)
+restarted() { test "$(systemctl is-active clearpaged)" = active && test "$(prop MainPID)" != "$pid_before"; }
+check "upgrade: apt installs a newer clearpaged over the running daemon" \
+	sh -c "apt-get install -y -q --no-install-recommends /usr/local/lib/clearpage-e2e/upgrade/clearpaged_*.deb >/tmp/upgrade.log 2>&1"
+check "upgrade: the new version is installed ($(dpkg-query -W -f '${Version}' clearpaged))" \
+	sh -c "dpkg-query -W -f '\${Version}' clearpaged | grep -q '+e2e1\$'"
+check "upgrade: the running daemon was restarted on it" until_ok restarted
+info "upgrade: $(grep -v '^\(Get\|Reading\|Building\)' /tmp/upgrade.log | tail -n 6 | tr '\n' '|') daemon $(systemctl is-active clearpaged), pid $pid_before -> $(prop MainPID); journal: $(journalctl -u clearpaged -n 12 --no-pager -o cat | tr '\n' '|')"
+check "upgrade: the loaded module stays loaded" test -d $CP
+clearpagectl set 0 movnti --backend huge
+check "README: clearpagectl reset" sh -c "clearpagectl reset >/tmp/reset.out"
+all_reset() {
+	test "$(grep -c -- '-> kernel, not pinned' /tmp/reset.out)" = 4 &&
+		test "$(current_strategy 0)" = kernel &&
+		test "$(cat $CP/node0/pinned $CP/node1/pinned)" = "$(printf '0\n0')"
+}
+check "reset: every backend on kernel, unpinned ($(tr '\n' '|' </tmp/reset.out))" all_reset
+check "reset: the daemon leaves them alone (journal)" \
+	until_ok sh -c "journalctl -u clearpaged --no-pager | grep -q 'node 0 reset to kernel by clearpagectl: leaving it alone'"
+check "README: systemctl disable --now clearpaged" systemctl disable --now clearpaged
+check "disabled and stopped" sh -c "test \$(systemctl is-enabled clearpaged) = disabled && ! systemctl -q is-active clearpaged"
+check "its runtime state is gone (clearpagectl status: not running)" \
+	sh -c "clearpagectl status | grep -q '^clearpaged: not running'"
+check "README: clearpagectl unload" clearpagectl unload
+check "the module and its livepatch are gone" test ! -e $CP -a ! -e /sys/kernel/livepatch/clearpage
+modprobe clearpage
+check "purge with the module loaded (as after an upgrade): loaded again" test -d $CP
+dpkg -L clearpaged clearpage-dkms clearpage-bench 2>/dev/null | while read -r f; do
+	[ -f "$f" ] && echo "$f"
+done >/tmp/package-files
+info "the packages installed $(wc -l </tmp/package-files) files"
+check "README: apt-get purge clearpaged clearpage-dkms clearpage-bench" \
+	sh -c "apt-get purge -y -q clearpaged clearpage-dkms clearpage-bench >/tmp/purge.log 2>&1"
+info "purge: $(grep -iE 'remov|purg|dkms' /tmp/purge.log | head -n 8 | tr '\n' '|')"
+check "purge: the module was unloaded" test ! -d /sys/module/clearpage -a ! -e /sys/kernel/livepatch/clearpage
+left() { while read -r f; do [ -e "$f" ] && echo "$f"; done </tmp/package-files; }
+check "purge: no file the packages installed is left ($(left | head -n 5 | tr '\n' ' '))" \
+	test -z "$(left)"
+check "purge: no module built by DKMS is left" \
+	sh -c "test -z \"\$(find /lib/modules /var/lib/dkms -name 'clearpage*' 2>/dev/null)\""
+check "purge: the drop-in directories' READMEs are gone, the admin's drop-in stays" \
+	test ! -e /etc/clearpaged.conf.d/README -a -f /etc/clearpaged.conf.d/50-admin.conf
+check "purge: no unit, no runtime state" \
+	test ! -e /lib/systemd/system/clearpaged.service -a ! -e /usr/lib/systemd/system/clearpaged.service -a ! -e /run/clearpaged
+
 check "no kernel warning in this boot" sh -c "! journalctl -k --no-pager | grep -qE 'WARNING:|BUG:|Oops|Call Trace'"

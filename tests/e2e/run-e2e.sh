@@ -70,6 +70,14 @@ fi
 grep -E "Building|DKMS|dkms|Error" "$work/apt.log" | head -n 20 || true
 rm -rf "$root/tmp/debs"
 
+# The upgrade the guest installs over the running daemon: the same
+# clearpaged package with a later version.
+upgrade=$root/usr/local/lib/clearpage-e2e/upgrade
+mkdir -p "$upgrade" "$work/deb"
+dpkg-deb -R "$(ls "$debs"/clearpaged_*.deb | head -n 1)" "$work/deb"
+sed -i 's/^Version: .*/&+e2e1/' "$work/deb/DEBIAN/control"
+dpkg-deb -b -Zxz "$work/deb" "$upgrade/" >/dev/null
+
 # The test as a service that runs once the system is up.
 mkdir -p "$root/usr/local/lib/clearpage-e2e"
 cp "$here/guest.sh" "$root/usr/local/lib/clearpage-e2e/"
