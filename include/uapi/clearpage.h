@@ -31,8 +31,9 @@
  *
  * sysfs
  * -----
- * /sys/kernel/clearpage/ is documented in doc/ABI/sysfs-kernel-clearpage,
- * with the module parameters.
+ * /sys/kernel/clearpage/ is documented in doc/ABI/sysfs-kernel-clearpage
+ * (installed in /usr/share/clearpaged/abi/), with the module parameters
+ * and the uevent.
  *
  * Generic netlink family "clearpage", version 2
  * ---------------------------------------------
@@ -93,35 +94,11 @@
  * load or not a node), -EINVAL and -ERANGE for malformed requests, -EPERM
  * without CAP_SYS_ADMIN, -EBUSY as above, -ENOMEM.
  *
- * Attributes (CLEARPAGE_A_*):
- *   NODE                  u32  node id
- *   STRATEGY              u8   enum clearpage_strategy
- *   PINNED                u8   0 or 1
- *   SOURCE                u8   enum clearpage_source of the last change
- *   LAST_CHANGE_NS        u64  CLOCK_REALTIME of the last change, ns
- *   OLD_STRATEGY          u8   strategy before the change (events)
- *   PAGES_HUGE_PREZEROED  u64  as in nodeN/stats
- *   STRATEGIES            nested, CLEARPAGE_A_ENTRY elements
- *   LATENCY               nested, u64 counts, both backends' samples
- *   PAD                   padding for 64-bit attributes
- *   BACKEND               u8   enum clearpage_backend
- *   BACKENDS              nested, CLEARPAGE_A_ENTRY elements
- *   TRIALS                u32  a bit per strategy (1 << enum clearpage_strategy)
- * Per-backend attributes (CLEARPAGE_B_*), inside a CLEARPAGE_A_ENTRY of
- * CLEARPAGE_A_BACKENDS:
- *   BACKEND u8; STRATEGY u8; PINNED u8; SOURCE u8; LAST_CHANGE_NS u64;
- *   REFERENCE_PAGES, REFERENCE_SAMPLE_NS u64 (as reference_pages_<backend>
- *   and reference_sample_ns_<backend> in nodeN/stats); TRIALS u32 (the
- *   backend's candidates, as CLEARPAGE_A_TRIALS).
- * Per-strategy attributes (CLEARPAGE_S_*), inside a CLEARPAGE_A_ENTRY of
- * CLEARPAGE_A_STRATEGIES:
- *   STRATEGY u8; PAGES_4K, PAGES_HUGE, RANGES_HUGE, SAMPLES_4K,
- *   SAMPLE_NS_4K, SAMPLES_HUGE, SAMPLE_NS_HUGE u64 (as in nodeN/stats);
- *   HOT_NS_4K, COLD_NS_4K, HOT_NS_HUGE, COLD_NS_HUGE u32 (as in
- *   nodeN/calibration_4k and nodeN/calibration_huge); TRIAL_PAGES_4K,
- *   TRIAL_NS_4K, TRIAL_PAGES_HUGE, TRIAL_NS_HUGE u64 (trial frames cleared
- *   with the strategy as a candidate, every one timed: trial_pages_* and
- *   trial_ns_* in nodeN/stats; 0 for kernel).
+ * The attributes are documented beside their enumerators below: the
+ * top-level ones (CLEARPAGE_A_*), those of each backend (CLEARPAGE_B_*,
+ * inside a CLEARPAGE_A_ENTRY of CLEARPAGE_A_BACKENDS) and those of each
+ * strategy (CLEARPAGE_S_*, inside a CLEARPAGE_A_ENTRY of
+ * CLEARPAGE_A_STRATEGIES).
  */
 #ifndef _UAPI_CLEARPAGE_H
 #define _UAPI_CLEARPAGE_H
@@ -183,19 +160,21 @@ enum clearpage_cmd {
 
 enum clearpage_attr {
 	CLEARPAGE_A_UNSPEC,
-	CLEARPAGE_A_NODE,
-	CLEARPAGE_A_STRATEGY,
-	CLEARPAGE_A_PINNED,
-	CLEARPAGE_A_SOURCE,
-	CLEARPAGE_A_LAST_CHANGE_NS,
-	CLEARPAGE_A_OLD_STRATEGY,
-	CLEARPAGE_A_PAGES_HUGE_PREZEROED,
-	CLEARPAGE_A_STRATEGIES,
-	CLEARPAGE_A_LATENCY,
-	CLEARPAGE_A_PAD,
-	CLEARPAGE_A_BACKEND,
-	CLEARPAGE_A_BACKENDS,
-	CLEARPAGE_A_TRIALS,
+	CLEARPAGE_A_NODE,		/* u32: node id */
+	CLEARPAGE_A_STRATEGY,		/* u8: enum clearpage_strategy */
+	CLEARPAGE_A_PINNED,		/* u8: 0 or 1 */
+	CLEARPAGE_A_SOURCE,		/* u8: enum clearpage_source of the change */
+	CLEARPAGE_A_LAST_CHANGE_NS,	/* u64: CLOCK_REALTIME of the change, ns */
+	CLEARPAGE_A_OLD_STRATEGY,	/* u8: the strategy before (events) */
+	CLEARPAGE_A_PAGES_HUGE_PREZEROED, /* u64: as in nodeN/stats */
+	CLEARPAGE_A_STRATEGIES,		/* nested: CLEARPAGE_A_ENTRY of CLEARPAGE_S_* */
+	CLEARPAGE_A_LATENCY,		/* nested: u64 counts, type = bucket + 1,
+					 * both backends' samples */
+	CLEARPAGE_A_PAD,		/* padding for 64-bit attributes */
+	CLEARPAGE_A_BACKEND,		/* u8: enum clearpage_backend */
+	CLEARPAGE_A_BACKENDS,		/* nested: CLEARPAGE_A_ENTRY of CLEARPAGE_B_* */
+	CLEARPAGE_A_TRIALS,		/* u32: a bit per strategy,
+					 * 1 << enum clearpage_strategy */
 	__CLEARPAGE_A_MAX
 };
 #define CLEARPAGE_A_MAX (__CLEARPAGE_A_MAX - 1)
@@ -203,40 +182,48 @@ enum clearpage_attr {
 /* Type of each element of CLEARPAGE_A_STRATEGIES and CLEARPAGE_A_BACKENDS. */
 #define CLEARPAGE_A_ENTRY 1
 
+/* Per backend, inside a CLEARPAGE_A_ENTRY of CLEARPAGE_A_BACKENDS. */
 enum clearpage_backend_attr {
 	CLEARPAGE_B_UNSPEC,
-	CLEARPAGE_B_BACKEND,
-	CLEARPAGE_B_STRATEGY,
-	CLEARPAGE_B_PINNED,
-	CLEARPAGE_B_SOURCE,
-	CLEARPAGE_B_LAST_CHANGE_NS,
-	CLEARPAGE_B_REFERENCE_PAGES,
-	CLEARPAGE_B_REFERENCE_SAMPLE_NS,
-	CLEARPAGE_B_PAD,
-	CLEARPAGE_B_TRIALS,
+	CLEARPAGE_B_BACKEND,		/* u8: enum clearpage_backend */
+	CLEARPAGE_B_STRATEGY,		/* u8: enum clearpage_strategy */
+	CLEARPAGE_B_PINNED,		/* u8: 0 or 1 */
+	CLEARPAGE_B_SOURCE,		/* u8: enum clearpage_source */
+	CLEARPAGE_B_LAST_CHANGE_NS,	/* u64: CLOCK_REALTIME, ns */
+	CLEARPAGE_B_REFERENCE_PAGES,	/* u64: reference_pages_<backend> */
+	CLEARPAGE_B_REFERENCE_SAMPLE_NS, /* u64: reference_sample_ns_<backend> */
+	CLEARPAGE_B_PAD,		/* padding for 64-bit attributes */
+	CLEARPAGE_B_TRIALS,		/* u32: the candidates, as CLEARPAGE_A_TRIALS */
 	__CLEARPAGE_B_MAX
 };
 #define CLEARPAGE_B_MAX (__CLEARPAGE_B_MAX - 1)
 
+/*
+ * Per strategy, inside a CLEARPAGE_A_ENTRY of CLEARPAGE_A_STRATEGIES: the
+ * counters as in nodeN/stats, the calibration as in nodeN/calibration_4k
+ * and nodeN/calibration_huge.
+ */
 enum clearpage_strategy_attr {
 	CLEARPAGE_S_UNSPEC,
-	CLEARPAGE_S_STRATEGY,
-	CLEARPAGE_S_PAGES_4K,
-	CLEARPAGE_S_PAGES_HUGE,
-	CLEARPAGE_S_RANGES_HUGE,
-	CLEARPAGE_S_SAMPLES_4K,
-	CLEARPAGE_S_SAMPLE_NS_4K,
-	CLEARPAGE_S_SAMPLES_HUGE,
-	CLEARPAGE_S_SAMPLE_NS_HUGE,
-	CLEARPAGE_S_HOT_NS_4K,
-	CLEARPAGE_S_COLD_NS_4K,
-	CLEARPAGE_S_HOT_NS_HUGE,
-	CLEARPAGE_S_COLD_NS_HUGE,
-	CLEARPAGE_S_PAD,
-	CLEARPAGE_S_TRIAL_PAGES_4K,
-	CLEARPAGE_S_TRIAL_NS_4K,
-	CLEARPAGE_S_TRIAL_PAGES_HUGE,
-	CLEARPAGE_S_TRIAL_NS_HUGE,
+	CLEARPAGE_S_STRATEGY,		/* u8: enum clearpage_strategy */
+	CLEARPAGE_S_PAGES_4K,		/* u64: pages_4k_<s> */
+	CLEARPAGE_S_PAGES_HUGE,		/* u64: pages_huge_<s> */
+	CLEARPAGE_S_RANGES_HUGE,	/* u64: ranges_huge_<s> */
+	CLEARPAGE_S_SAMPLES_4K,		/* u64: samples_4k_<s> */
+	CLEARPAGE_S_SAMPLE_NS_4K,	/* u64: sample_ns_4k_<s> */
+	CLEARPAGE_S_SAMPLES_HUGE,	/* u64: samples_huge_<s> */
+	CLEARPAGE_S_SAMPLE_NS_HUGE,	/* u64: sample_ns_huge_<s> */
+	CLEARPAGE_S_HOT_NS_4K,		/* u32: calibration, ns per page */
+	CLEARPAGE_S_COLD_NS_4K,		/* u32 */
+	CLEARPAGE_S_HOT_NS_HUGE,	/* u32 */
+	CLEARPAGE_S_COLD_NS_HUGE,	/* u32 */
+	CLEARPAGE_S_PAD,		/* padding for 64-bit attributes */
+	CLEARPAGE_S_TRIAL_PAGES_4K,	/* u64: trial frames cleared with the
+					 * strategy as a candidate, every one
+					 * timed; 0 for kernel */
+	CLEARPAGE_S_TRIAL_NS_4K,	/* u64 */
+	CLEARPAGE_S_TRIAL_PAGES_HUGE,	/* u64 */
+	CLEARPAGE_S_TRIAL_NS_HUGE,	/* u64 */
 	__CLEARPAGE_S_MAX
 };
 #define CLEARPAGE_S_MAX (__CLEARPAGE_S_MAX - 1)

@@ -1,19 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The man pages say what the programs do, no more, no less: each check
-# compares a list taken from a program (its --help, the metrics it writes)
-# with the same list taken from its man page, both ways, and names what is
-# in one and not the other.
+# The documentation says what the programs and the module do, no more, no
+# less: each check compares a list taken from a program (its --help, the
+# metrics it writes, the module's sources) with the same list taken from
+# its documentation, both ways, and names what is in one and not the
+# other.
 #  - clearpagectl: its commands and options, and the commands its bash
 #    completion offers;
 #  - clearpaged: its options, and every setting (with its section) in
 #    clearpaged.conf(5);
 #  - clearpage-bench: its commands, and each command's options in the
 #    command's synopsis in clearpage-bench(1);
-#  - the metrics, with their labels, in clearpaged.conf(5).
+#  - the metrics, with their labels, in clearpaged.conf(5);
+#  - the ABI: every sysfs file, module parameter and uevent variable of the
+#    module in doc/ABI, every netlink attribute documented beside its
+#    enumerator in the uapi header.
 #
-#   tests/doc/test-man-pages.sh CLEARPAGECTL CLEARPAGED CLEARPAGE_BENCH TEST_METRICS SRCDIR
+#   tests/doc/test-docs.sh CLEARPAGECTL CLEARPAGED CLEARPAGE_BENCH TEST_METRICS SRCDIR
 set -u
 ctl=$1 daemon=$2 bench=$3 metrics=$4 top=$5
 man=$top/doc/man
@@ -92,6 +96,34 @@ done <"$out/cmds"
 text "$man/clearpaged.conf.5" | grep -o 'clearpaged\?_[a-z_]*\({[a-z,]*}\)\?' |
 	grep -v '_$' >"$out/man"
 same "metrics and their labels in the program and clearpaged.conf(5)" "$out/prog" "$out/man"
+
+# The ABI, written once: doc/ABI has every sysfs file, module parameter
+# and uevent variable the module has (its test hooks, testing.c, aside),
+# and the uapi header documents every netlink attribute beside its
+# enumerator.
+abi=$top/doc/ABI/sysfs-kernel-clearpage
+kmod_sources() { ls "$top"/kmod/*.c | grep -v /testing.c; }
+sed -n 's/.*__ATTR_RO(\([a-z_]*\)).*/\1/p' "$top/kmod/sysfs.c" >"$out/prog"
+sed -n 's/^NODE_ATTR(\([a-z_0-9]*\),.*/node\/\1/p' "$top/kmod/sysfs.c" >>"$out/prog"
+sed -n 's|^What:\t*/sys/kernel/clearpage/\([a-z_]*\)$|\1|p; s|^What:\t*/sys/kernel/clearpage/nodeN/\([a-z_0-9]*\)$|node/\1|p' "$abi" >"$out/man"
+same "sysfs files in kmod/sysfs.c and doc/ABI" "$out/prog" "$out/man"
+sed -n 's/^module_param\(_cb\)\?(\([a-z_]*\),.*/\2/p' $(kmod_sources) >"$out/prog"
+sed -n 's|^What:\t*/sys/module/clearpage/parameters/\([a-z_]*\)$|\1|p' "$abi" >"$out/man"
+same "module parameters in kmod/ and doc/ABI" "$out/prog" "$out/man"
+grep -ho '"CLEARPAGE_[A-Z]*=' $(kmod_sources) | tr -d '"' >"$out/prog"
+grep -o 'CLEARPAGE_[A-Z]*=' "$abi" >"$out/man"
+same "uevent variables in kmod/ and doc/ABI" "$out/prog" "$out/man"
+awk '/^enum clearpage_(attr|backend_attr|strategy_attr) \{/ { e = 1; next }
+	e && /^\};/ { e = 0 }
+	e && /^\tCLEARPAGE_[ABS]_[A-Z0-9_]*,/ && !/_UNSPEC,/ && !/\/\*/ { print $1 }' \
+	"$top/include/uapi/clearpage.h" >"$out/undocumented"
+awk '/^\tCLEARPAGE_[ABS]_/ { n++ } END { print n + 0 }' "$top/include/uapi/clearpage.h" >"$out/count"
+if [ "$(cat "$out/count")" -gt 30 ] && [ ! -s "$out/undocumented" ]; then
+	passed=$((passed + 1)); echo "PASS: every netlink attribute documented beside its enumerator ($(cat "$out/count"))"
+else
+	failed=$((failed + 1))
+	echo "FAIL: netlink attributes without a comment beside them: $(tr '\n' ' ' <"$out/undocumented")"
+fi
 
 echo "$passed passed, $failed failed, 0 skipped"
 [ $failed = 0 ]
