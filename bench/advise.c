@@ -32,8 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../daemon/allowlist.h"
-#include "../daemon/lib/savings-file.h"
+#include "allowlist.h"
+#include "savings-file.h"
 #include "bench.h"
 #include "patterns.h"
 

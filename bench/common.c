@@ -20,7 +20,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "../daemon/pmu.h"
+#include "pmu.h"
 #include "bench.h"
 
 #define MPOL_BIND 2

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../daemon/lib/clearpage-client.h"
-#include "../daemon/pmu.h"
+#include "clearpage-client.h"
+#include "pmu.h"
 #include "bench.h"
 
 #define MAX_SIZES 16

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * clearpage-bench replay: the real policy (daemon/policy.c) driving real
+ * clearpage-bench replay: the real policy (lib/policy.c) driving real
  * clears on this CPU, for one backend. A workload is a list of phases, each
  * some intervals long; an interval clears --pages pages taken from the hot
  * pool (a few pages recycled, so their lines stay cached) or the cold pool
@@ -34,8 +34,8 @@
 #include <string.h>
 #include <x86intrin.h>
 
-#include "../daemon/config.h"
-#include "../daemon/policy.h"
+#include "config.h"
+#include "policy.h"
 #include "bench.h"
 
 #define MAX_PHASES 64

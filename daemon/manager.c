@@ -16,9 +16,9 @@
 
 #include "allowlist.h"
 #include "baseline.h"
-#include "lib/clearpage-client.h"
-#include "lib/savings-file.h"
-#include "lib/state-file.h"
+#include "clearpage-client.h"
+#include "savings-file.h"
+#include "state-file.h"
 #include "log.h"
 #include "manager.h"
 #include "metrics.h"

@@ -51,7 +51,7 @@ vm() {
 	echo "=== $kernel: $suite ($cmdline)"
 	if "$top/tests/vm/run-vm.sh" --kernel "$kernel" --suite "$suite" \
 		--module "$module" --cptest "$build/tests/cptest" \
-		--bin "$build/daemon/clearpagectl" --bin "$build/tests/nltest" \
+		--bin "$build/ctl/clearpagectl" --bin "$build/tests/nltest" \
 		--bin "$build/daemon/clearpaged" --bin "$build/bench/clearpage-bench" \
 		--append "$cmdline" --log "$logs/$kernel-$name.log" "$@"; then
 		passed=$((passed + 1))

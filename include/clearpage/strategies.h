@@ -15,7 +15,7 @@
 #ifndef _CLEARPAGE_STRATEGIES_H
 #define _CLEARPAGE_STRATEGIES_H
 
-#include "../uapi/clearpage.h"
+#include <uapi/clearpage.h>
 
 #define CLEARPAGE_PAGE_SIZE 4096UL
 #define CLEARPAGE_LINE_SIZE 64UL

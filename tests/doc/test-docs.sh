@@ -58,7 +58,7 @@ same "clearpagectl: commands in --help and clearpagectl(8)" "$out/prog" "$out/ma
 "$ctl" --help | options >"$out/prog"
 text "$man/clearpagectl.8" | options >"$out/man"
 same "clearpagectl: options in --help and clearpagectl(8)" "$out/prog" "$out/man"
-sed -n 's/.*local commands="\([^"]*\)".*/\1/p' "$top/daemon/ctl/clearpagectl.bash-completion" | tr ' ' '\n' | grep -vx help >"$out/compl"
+sed -n 's/.*local commands="\([^"]*\)".*/\1/p' "$top/ctl/clearpagectl.bash-completion" | tr ' ' '\n' | grep -vx help >"$out/compl"
 "$ctl" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF > 0 && $1 != "Commands:" { print $1 }' >"$out/prog"
 same "clearpagectl: commands in --help and its bash completion" "$out/prog" "$out/compl"
 

@@ -15,7 +15,7 @@
 
 #include <netlink/msg.h>
 
-#include "../../daemon/lib/clearpage-client.h"
+#include "clearpage-client.h"
 
 static void check_node(const struct cp_node_info *info)
 {

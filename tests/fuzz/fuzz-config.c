@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../daemon/allowlist.h"
-#include "../../daemon/config.h"
+#include "allowlist.h"
+#include "config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

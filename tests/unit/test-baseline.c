@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The live baseline (daemon/baseline.c): savings accounting and the
+ * The live baseline (lib/baseline.c): savings accounting and the
  * slower-than-kernel window, one exact check per branch.
  */
 #include <math.h>
 
 #include <uapi/clearpage.h>
 
-#include "../../daemon/baseline.h"
+#include "baseline.h"
 #include "check.h"
 
 #define MOVQ CLEARPAGE_STRATEGY_MOVQ

@@ -13,9 +13,9 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
-#include "../../daemon/lib/clearpage-client.h"
-#include "../../daemon/lib/savings-file.h"
-#include "../../daemon/lib/state-file.h"
+#include "clearpage-client.h"
+#include "savings-file.h"
+#include "state-file.h"
 #include "check.h"
 
 #define FAMILY 0x1234

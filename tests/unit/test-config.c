@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "../../daemon/allowlist.h"
-#include "../../daemon/config.h"
+#include "allowlist.h"
+#include "config.h"
 
 static char warnings[4096];
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "../../daemon/metrics.h"
+#include "metrics.h"
 
 
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "../../daemon/pmu.h"
+#include "pmu.h"
 
 
 

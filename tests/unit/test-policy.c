@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "../../daemon/policy.h"
+#include "policy.h"
 
 static int verbose;
 

@@ -27,5 +27,5 @@ kernel_module "$kernel" "$top/build/kmod-$kernel"
 mkdir -p build/vm-logs
 exec "$top/tests/vm/run-vm.sh" --kernel "$kernel" --suite smoke \
 	--module "build/kmod-$kernel/clearpage.ko" --cptest build/tests/cptest \
-	--bin build/daemon/clearpagectl \
+	--bin build/ctl/clearpagectl \
 	--append "init_on_alloc=0 hugepages=32" --log "build/vm-logs/demo-$kernel.log"

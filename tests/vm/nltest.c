@@ -34,7 +34,7 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 
-#include "../../daemon/lib/clearpage-client.h"
+#include "clearpage-client.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270

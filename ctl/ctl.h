@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "../lib/clearpage-client.h"
+#include "clearpage-client.h"
 
 /* Exit codes, documented in clearpagectl(8). */
 enum {

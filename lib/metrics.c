@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/savings-file.h"
+#include "savings-file.h"
 #include "metrics.h"
 #include "policy.h"
 

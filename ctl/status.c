@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../lib/savings-file.h"
-#include "../lib/state-file.h"
+#include "savings-file.h"
+#include "state-file.h"
 #include "ctl.h"
 
 /*

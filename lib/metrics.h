@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "lib/clearpage-client.h"
+#include "clearpage-client.h"
 
 /* The daemon's view of one backend of a node. */
 struct metrics_unit {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../lib/state-file.h"
+#include "state-file.h"
 #include "ctl.h"
 
 static struct cp_node_info targets[CP_MAX_NODES];
