@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* clearpaged's log; see log.h. */
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/uio.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,24 +29,71 @@ void log_set_level(int level)
 	max_level = level;
 }
 
+#define MAX_FIELDS 16
+#define FIELD_SIZE 600
+
+/* An entry's fields, "KEY=value", MESSAGE first. */
+struct entry {
+	char field[MAX_FIELDS][FIELD_SIZE];
+	int count;
+};
+
+static void add(struct entry *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add(struct entry *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->count >= MAX_FIELDS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->field[e->count++], FIELD_SIZE, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Start an entry with its MESSAGE, PRIORITY and MESSAGE_ID (if any); the
+ * caller adds its CLEARPAGE_* fields, then emit()s it.
+ */
+static void start(struct entry *e, int priority, const char *message_id,
+		  const char *message)
+{
+	e->count = 0;
+	add(e, "MESSAGE=%s", message);
+	add(e, "PRIORITY=%d", priority);
+	if (message_id)
+		add(e, "MESSAGE_ID=%s", message_id);
+}
+
+/* To the journal with every field, or its message alone to stderr. */
+static void emit(const struct entry *e)
+{
+	struct iovec iov[MAX_FIELDS];
+	int i;
+
+	if (!use_journal) {
+		fprintf(stderr, "clearpaged: %s\n", e->field[0] + strlen("MESSAGE="));
+		return;
+	}
+	for (i = 0; i < e->count; i++) {
+		iov[i].iov_base = (void *)e->field[i];
+		iov[i].iov_len = strlen(e->field[i]);
+	}
+	sd_journal_sendv(iov, e->count);
+}
+
 static void vlog(int priority, const char *message_id, const char *fmt,
 		 va_list ap)
 {
 	char message[512];
+	struct entry e;
 
 	if (priority > max_level)
 		return;
 	vsnprintf(message, sizeof(message), fmt, ap);
-	if (!use_journal) {
-		fprintf(stderr, "clearpaged: %s\n", message);
-		return;
-	}
-	if (message_id)
-		sd_journal_send("MESSAGE=%s", message, "PRIORITY=%d", priority,
-				"MESSAGE_ID=%s", message_id, NULL);
-	else
-		sd_journal_send("MESSAGE=%s", message, "PRIORITY=%d", priority,
-				NULL);
+	start(&e, priority, message_id, message);
+	emit(&e);
 }
 
 void log_line(int priority, const char *fmt, ...)
@@ -77,6 +127,7 @@ void log_decision(int priority, const char *message_id, unsigned int node,
 {
 	const char *backend_name = name_of_backend(backend);
 	char message[512];
+	struct entry e;
 
 	if (priority > max_level)
 		return;
@@ -86,21 +137,16 @@ void log_decision(int priority, const char *message_id, unsigned int node,
 		 policy_strategy_name(d->to),
 		 d->reason, d->cold_fraction, d->ns_per_page,
 		 d->predicted_gain * 100);
-	if (!use_journal) {
-		fprintf(stderr, "clearpaged: %s\n", message);
-		return;
-	}
-	sd_journal_send("MESSAGE=%s", message, "PRIORITY=%d", priority,
-			"MESSAGE_ID=%s", message_id,
-			"CLEARPAGE_NODE=%u", node,
-			"CLEARPAGE_BACKEND=%s", backend_name,
-			"CLEARPAGE_FROM=%s", policy_strategy_name(d->from),
-			"CLEARPAGE_TO=%s", policy_strategy_name(d->to),
-			"CLEARPAGE_REASON=%s", d->reason,
-			"CLEARPAGE_COLD_FRACTION=%.3f", d->cold_fraction,
-			"CLEARPAGE_NS_PER_PAGE=%.1f", d->ns_per_page,
-			"CLEARPAGE_PREDICTED_GAIN=%.3f", d->predicted_gain,
-			NULL);
+	start(&e, priority, message_id, message);
+	add(&e, "CLEARPAGE_NODE=%u", node);
+	add(&e, "CLEARPAGE_BACKEND=%s", backend_name);
+	add(&e, "CLEARPAGE_FROM=%s", policy_strategy_name(d->from));
+	add(&e, "CLEARPAGE_TO=%s", policy_strategy_name(d->to));
+	add(&e, "CLEARPAGE_REASON=%s", d->reason);
+	add(&e, "CLEARPAGE_COLD_FRACTION=%.3f", d->cold_fraction);
+	add(&e, "CLEARPAGE_NS_PER_PAGE=%.1f", d->ns_per_page);
+	add(&e, "CLEARPAGE_PREDICTED_GAIN=%.3f", d->predicted_gain);
+	emit(&e);
 }
 
 void log_slower(int priority, const char *message_id, unsigned int node,
@@ -109,6 +155,7 @@ void log_slower(int priority, const char *message_id, unsigned int node,
 {
 	const char *backend_name = name_of_backend(backend);
 	char message[512];
+	struct entry e;
 
 	if (priority > max_level)
 		return;
@@ -118,19 +165,14 @@ void log_slower(int priority, const char *message_id, unsigned int node,
 		 ns_per_page, kernel_ns_per_page, window_s,
 		 kernel_ns_per_page > 0 ?
 		 (ns_per_page / kernel_ns_per_page - 1) * 100 : 0, what);
-	if (!use_journal) {
-		fprintf(stderr, "clearpaged: %s\n", message);
-		return;
-	}
-	sd_journal_send("MESSAGE=%s", message, "PRIORITY=%d", priority,
-			"MESSAGE_ID=%s", message_id,
-			"CLEARPAGE_NODE=%u", node,
-			"CLEARPAGE_BACKEND=%s", backend_name,
-			"CLEARPAGE_FROM=%s", policy_strategy_name(strategy),
-			"CLEARPAGE_NS_PER_PAGE=%.1f", ns_per_page,
-			"CLEARPAGE_KERNEL_NS_PER_PAGE=%.1f", kernel_ns_per_page,
-			"CLEARPAGE_WINDOW_S=%.1f", window_s,
-			NULL);
+	start(&e, priority, message_id, message);
+	add(&e, "CLEARPAGE_NODE=%u", node);
+	add(&e, "CLEARPAGE_BACKEND=%s", backend_name);
+	add(&e, "CLEARPAGE_FROM=%s", policy_strategy_name(strategy));
+	add(&e, "CLEARPAGE_NS_PER_PAGE=%.1f", ns_per_page);
+	add(&e, "CLEARPAGE_KERNEL_NS_PER_PAGE=%.1f", kernel_ns_per_page);
+	add(&e, "CLEARPAGE_WINDOW_S=%.1f", window_s);
+	emit(&e);
 }
 
 /* "1.234 s ± 0.010 s" */
@@ -152,6 +194,7 @@ void log_savings(unsigned int node, long long since,
 	double kernel = k->kernel_ns + h->kernel_ns;
 	char message[512], s4k[64], shuge[64], when[32];
 	time_t t = (time_t)since;
+	struct entry e;
 	struct tm tm;
 
 	if (LOG_INFO > max_level)
@@ -164,21 +207,16 @@ void log_savings(unsigned int node, long long since,
 		 "node %u saved %.3f s against the kernel's routine since %s (%.1f%% of its estimated time): 4k %s over %llu pages, huge %s over %llu pages",
 		 node, saved / 1e9, when, kernel > 0 ? saved / kernel * 100 : 0,
 		 s4k, k->pages, shuge, h->pages);
-	if (!use_journal) {
-		fprintf(stderr, "clearpaged: %s\n", message);
-		return;
-	}
-	sd_journal_send("MESSAGE=%s", message, "PRIORITY=%d", LOG_INFO,
-			"MESSAGE_ID=%s", MESSAGE_ID_SAVINGS,
-			"CLEARPAGE_NODE=%u", node,
-			"CLEARPAGE_SINCE=%lld", since,
-			"CLEARPAGE_SAVED_NS_4K=%.0f", k->saved_ns,
-			"CLEARPAGE_SAVED_SD_NS_4K=%.0f", k->uncertainty_ns,
-			"CLEARPAGE_KERNEL_NS_4K=%.0f", k->kernel_ns,
-			"CLEARPAGE_PAGES_4K=%llu", k->pages,
-			"CLEARPAGE_SAVED_NS_HUGE=%.0f", h->saved_ns,
-			"CLEARPAGE_SAVED_SD_NS_HUGE=%.0f", h->uncertainty_ns,
-			"CLEARPAGE_KERNEL_NS_HUGE=%.0f", h->kernel_ns,
-			"CLEARPAGE_PAGES_HUGE=%llu", h->pages,
-			NULL);
+	start(&e, LOG_INFO, MESSAGE_ID_SAVINGS, message);
+	add(&e, "CLEARPAGE_NODE=%u", node);
+	add(&e, "CLEARPAGE_SINCE=%lld", since);
+	add(&e, "CLEARPAGE_SAVED_NS_4K=%.0f", k->saved_ns);
+	add(&e, "CLEARPAGE_SAVED_SD_NS_4K=%.0f", k->uncertainty_ns);
+	add(&e, "CLEARPAGE_KERNEL_NS_4K=%.0f", k->kernel_ns);
+	add(&e, "CLEARPAGE_PAGES_4K=%llu", k->pages);
+	add(&e, "CLEARPAGE_SAVED_NS_HUGE=%.0f", h->saved_ns);
+	add(&e, "CLEARPAGE_SAVED_SD_NS_HUGE=%.0f", h->uncertainty_ns);
+	add(&e, "CLEARPAGE_KERNEL_NS_HUGE=%.0f", h->kernel_ns);
+	add(&e, "CLEARPAGE_PAGES_HUGE=%llu", h->pages);
+	emit(&e);
 }
