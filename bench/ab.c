@@ -160,8 +160,7 @@ int bench_ab(int argc, char **argv)
 		{ "repeats", required_argument, NULL, 'r' },
 		{ "confidence", required_argument, NULL, 'c' },
 		{ "perf", no_argument, NULL, 'p' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
+		BENCH_OPTION_OUT, BENCH_OPTION_HELP,
 		{}
 	};
 	const char *cmd[2] = { NULL, NULL }, *setup[2] = { NULL, NULL };
@@ -175,6 +174,7 @@ int bench_ab(int argc, char **argv)
 	struct bench_out out;
 	json_object *results, *list;
 	char *end;
+	struct bench_args args = BENCH_ARGS(1);
 
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
@@ -198,15 +198,17 @@ int bench_ab(int argc, char **argv)
 			}
 			break;
 		case 'p': perf = true; break;
-		case 'o': dir = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default:
+			err = bench_common_option(opt, optarg, &args, usage);
+			if (err != BENCH_GO_ON)
+				return err;
 		}
 	}
-	if (optind < argc) {
-		usage(stderr);
-		return 2;
-	}
+	err = bench_common_done(argc, &args, usage);
+	if (err != BENCH_GO_ON)
+		return err;
+	err = 0;
+	dir = args.out;
 	if (!cmd[0] || !cmd[1]) {
 		bench_error("ab needs both --a and --b workloads (see clearpage-bench ab --help)");
 		return 2;

@@ -194,15 +194,11 @@ static int write_dropins(const char *paths[2], const char *texts[2])
 int bench_advise(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "runs", required_argument, NULL, 'r' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "node", required_argument, NULL, 'n' },
 		{ "pool", required_argument, NULL, 'P' },
-		{ "load", required_argument, NULL, 'L' },
 		{ "write", no_argument, NULL, 'w' },
 		{ "root", required_argument, NULL, 'R' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
+		BENCH_OPTION_RUNS, BENCH_OPTION_CPU, BENCH_OPTION_NODE,
+		BENCH_OPTION_LOAD, BENCH_OPTION_OUT, BENCH_OPTION_HELP,
 		{}
 	};
 	static struct pattern_result results[512];
@@ -226,41 +222,27 @@ int bench_advise(int argc, char **argv)
 	struct bench_out out;
 	size_t used = 0;
 	time_t now = time(NULL);
+	struct bench_args args = BENCH_ARGS(5);
 
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
-		case 'r':
-			if (bench_parse_range(optarg, "--runs", 1, 1000, &runs))
-				return 2;
-			break;
-		case 'c':
-			if (bench_parse_cpu(optarg, "--cpu", &cpu))
-				return 2;
-			break;
-		case 'n':
-			if (bench_parse_node(optarg, "--node", &node))
-				return 2;
-			break;
 		case 'P': pool = optarg; break;
-		case 'L':
-			if (bench_parse_cpu(optarg, "--load", &load_cpu))
-				return 2;
-			break;
 		case 'w': write = true; break;
 		case 'R': root = optarg; break;
-		case 'o': dir = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default:
+			err = bench_common_option(opt, optarg, &args, usage);
+			if (err != BENCH_GO_ON)
+				return err;
 		}
 	}
-	if (optind < argc) {
-		usage(stderr);
-		return 2;
-	}
-	if (load_cpu != ~0UL && (cpu == ~0UL || cpu == load_cpu)) {
-		bench_error("--load: pin the measurement with --cpu on another CPU");
-		return 2;
-	}
+	err = bench_common_done(argc, &args, usage);
+	if (err != BENCH_GO_ON)
+		return err;
+	runs = args.runs;
+	cpu = args.cpu;
+	node = args.node;
+	load_cpu = args.load_cpu;
+	dir = args.out;
 	po.load_cpu = load_cpu == ~0UL ? -1 : (int)load_cpu;
 	if (pool && (bench_parse_sizes(pool, &po.pool_bytes, 1) != 1 ||
 		     po.pool_bytes < 16 * BENCH_PAGE)) {

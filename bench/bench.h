@@ -7,6 +7,7 @@
 #ifndef CLEARPAGE_BENCH_H
 #define CLEARPAGE_BENCH_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -104,6 +105,48 @@ int bench_parse_cpu(const char *text, const char *what, unsigned long *value);
 /* An online NUMA node. */
 int bench_parse_node(const char *text, const char *what, unsigned long *value);
 #define BENCH_MAX_NODES 1024
+
+/*
+ * The options several commands share, parsed in one place. A command puts
+ * the BENCH_OPTION_* entries it takes in its getopt_long() table beside
+ * its own, hands every option it does not know itself to
+ * bench_common_option(), and calls bench_common_done() after the loop.
+ */
+enum {
+	BENCH_OPT_RUNS = 0x100,	/* --runs N: 1..1000 */
+	BENCH_OPT_CPU,		/* --cpu C: measure pinned to C */
+	BENCH_OPT_NODE,		/* --node N: memory on node N */
+	BENCH_OPT_LOAD,		/* --load C: a bandwidth load on C (needs --cpu) */
+	BENCH_OPT_OUT,		/* --out DIR */
+};
+#define BENCH_OPTION_RUNS { "runs", required_argument, NULL, BENCH_OPT_RUNS }
+#define BENCH_OPTION_CPU { "cpu", required_argument, NULL, BENCH_OPT_CPU }
+#define BENCH_OPTION_NODE { "node", required_argument, NULL, BENCH_OPT_NODE }
+#define BENCH_OPTION_LOAD { "load", required_argument, NULL, BENCH_OPT_LOAD }
+#define BENCH_OPTION_OUT { "out", required_argument, NULL, BENCH_OPT_OUT }
+#define BENCH_OPTION_HELP { "help", no_argument, NULL, 'h' }
+
+struct bench_args {
+	unsigned long runs;		/* the command's default until given */
+	unsigned long cpu, node, load_cpu;	/* ~0UL: not given */
+	const char *out;
+};
+#define BENCH_ARGS(default_runs) ((struct bench_args){ \
+	.runs = (default_runs), .cpu = ~0UL, .node = ~0UL, .load_cpu = ~0UL, \
+	.out = "bench-results" })
+/* What bench_common_option() and bench_common_done() leave to the command. */
+#define BENCH_GO_ON (-1)
+/*
+ * @opt as getopt_long() returned it: a shared option stored in @args
+ * (BENCH_GO_ON), --help (@usage on stdout, 0), a bad value (one line, 2)
+ * or an option the command does not take (@usage on stderr, 2). The
+ * command returns anything but BENCH_GO_ON as its exit status.
+ */
+int bench_common_option(int opt, const char *arg, struct bench_args *args,
+			void (*usage)(FILE *out));
+/* After the loop: a stray argument (usage, 2), --load without --cpu on another CPU (2). */
+int bench_common_done(int argc, struct bench_args *args,
+		      void (*usage)(FILE *out));
 
 /* Memory: mmap'd, bound to @node (-1: local), optionally populated. */
 void *bench_map(size_t bytes, int node, bool populate, bool huge);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* clearpage-bench: shared helpers; see bench.h. */
 #include <errno.h>
+#include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -322,6 +323,52 @@ int bench_parse_node(const char *text, const char *what, unsigned long *value)
 	bench_error("%s: node %lu is not online (online nodes: %s)", what,
 		    *value, online);
 	return -EINVAL;
+}
+
+int bench_common_option(int opt, const char *arg, struct bench_args *args,
+			void (*usage)(FILE *out))
+{
+	int err = 0;
+
+	switch (opt) {
+	case BENCH_OPT_RUNS:
+		err = bench_parse_range(arg, "--runs", 1, 1000, &args->runs);
+		break;
+	case BENCH_OPT_CPU:
+		err = bench_parse_cpu(arg, "--cpu", &args->cpu);
+		break;
+	case BENCH_OPT_NODE:
+		err = bench_parse_node(arg, "--node", &args->node);
+		break;
+	case BENCH_OPT_LOAD:
+		err = bench_parse_cpu(arg, "--load", &args->load_cpu);
+		break;
+	case BENCH_OPT_OUT:
+		args->out = arg;
+		break;
+	case 'h':
+		usage(stdout);
+		return 0;
+	default:
+		usage(stderr);
+		return 2;
+	}
+	return err ? 2 : BENCH_GO_ON;
+}
+
+int bench_common_done(int argc, struct bench_args *args,
+		      void (*usage)(FILE *out))
+{
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (args->load_cpu != ~0UL &&
+	    (args->cpu == ~0UL || args->cpu == args->load_cpu)) {
+		bench_error("--load: pin the measurement with --cpu on another CPU");
+		return 2;
+	}
+	return BENCH_GO_ON;
 }
 
 int bench_bind_cpu(int cpu)

@@ -98,12 +98,10 @@ int bench_faults(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "sizes", required_argument, NULL, 's' },
-		{ "runs", required_argument, NULL, 'r' },
 		{ "node", required_argument, NULL, 'n' },
 		{ "thp", no_argument, NULL, 't' },
 		{ "strategies", required_argument, NULL, 'S' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
+		BENCH_OPTION_RUNS, BENCH_OPTION_OUT, BENCH_OPTION_HELP,
 		{}
 	};
 	const char *size_list = "8M,64M,512M,4G", *dir = "bench-results";
@@ -116,28 +114,28 @@ int bench_faults(int argc, char **argv)
 	struct cp_client *client = NULL;
 	unsigned int mask = 0;
 	bool thp = false;
+	struct bench_args args = BENCH_ARGS(5);
 	struct bench_out out;
 	json_object *results;
 
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 's': size_list = optarg; break;
-		case 'r':
-			if (bench_parse_range(optarg, "--runs", 1, 1000, &runs))
-				return 2;
-			break;
 		case 'n': node_arg = optarg; break;
 		case 't': thp = true; break;
 		case 'S': strategy_list = optarg; break;
-		case 'o': dir = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default:
+			err = bench_common_option(opt, optarg, &args, usage);
+			if (err != BENCH_GO_ON)
+				return err;
 		}
 	}
-	if (optind < argc) {
-		usage(stderr);
-		return 2;
-	}
+	err = bench_common_done(argc, &args, usage);
+	if (err != BENCH_GO_ON)
+		return err;
+	err = 0;
+	runs = args.runs;
+	dir = args.out;
 	nr_sizes = bench_parse_sizes(size_list, sizes, MAX_SIZES);
 	if (nr_sizes < 0) {
 		bench_error("--sizes: '%s' is not a list of sizes in 4K (2M with --thp) multiples",

@@ -714,14 +714,11 @@ int bench_replay(int argc, char **argv)
 		{ "reference-every", required_argument, NULL, 'R' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "trial-every", required_argument, NULL, 'T' },
-		{ "load", required_argument, NULL, 'L' },
 		{ "regime", required_argument, NULL, 'G' },
 		{ "measure-kb", required_argument, NULL, 'M' },
 		{ "config", required_argument, NULL, 'f' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "node", required_argument, NULL, 'n' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
+		BENCH_OPTION_CPU, BENCH_OPTION_NODE, BENCH_OPTION_LOAD,
+		BENCH_OPTION_OUT, BENCH_OPTION_HELP,
 		{}
 	};
 	static struct replay r;
@@ -740,6 +737,7 @@ int bench_replay(int argc, char **argv)
 	double *oracle;
 	struct bench_out out;
 	json_object *results, *o;
+	struct bench_args args = BENCH_ARGS(1);
 	int err;
 
 	memset(&r, 0, sizeof(r));
@@ -823,10 +821,6 @@ int bench_replay(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'L':
-			if (bench_parse_cpu(optarg, "--load", &load_cpu))
-				return 2;
-			break;
 		case 'M':
 			if (bench_parse_uint(optarg, "--measure-kb", 1UL << 20, &v))
 				return 2;
@@ -844,14 +838,6 @@ int bench_replay(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'c':
-			if (bench_parse_cpu(optarg, "--cpu", &cpu))
-				return 2;
-			break;
-		case 'n':
-			if (bench_parse_node(optarg, "--node", &node))
-				return 2;
-			break;
 		case 'f':
 			if (config_load_file(&daemon_config, optarg, NULL, NULL,
 					     error, sizeof(error))) {
@@ -859,25 +845,21 @@ int bench_replay(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'o': dir = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default:
+			err = bench_common_option(opt, optarg, &args, usage);
+			if (err != BENCH_GO_ON)
+				return err;
 		}
 	}
-	if (optind < argc) {
-		usage(stderr);
-		return 2;
-	}
+	err = bench_common_done(argc, &args, usage);
+	if (err != BENCH_GO_ON)
+		return err;
+	cpu = args.cpu;
+	node = args.node;
+	load_cpu = args.load_cpu;
+	dir = args.out;
 	if (load_cpu != ~0UL && r.burst) {
 		bench_error("--load is the loaded regime, --regime burst another: choose one");
-		return 2;
-	}
-	if (load_cpu != ~0UL && cpu == ~0UL) {
-		bench_error("--load: pin the measurement with --cpu too, on another CPU");
-		return 2;
-	}
-	if (load_cpu != ~0UL && load_cpu == cpu) {
-		bench_error("--load: CPU %lu is the one measured (--cpu); name another", load_cpu);
 		return 2;
 	}
 	if (!r.kernel_arm)

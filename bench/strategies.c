@@ -71,18 +71,14 @@ int bench_strategies(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "sizes", required_argument, NULL, 's' },
-		{ "runs", required_argument, NULL, 'r' },
 		{ "strategies", required_argument, NULL, 'S' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "node", required_argument, NULL, 'n' },
-		{ "out", required_argument, NULL, 'o' },
 		{ "pattern", required_argument, NULL, 'p' },
 		{ "chunks", required_argument, NULL, 'C' },
 		{ "pool", required_argument, NULL, 'P' },
 		{ "no-gigantic", no_argument, NULL, 'G' },
 		{ "burst-only", no_argument, NULL, 'B' },
-		{ "load", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
+		BENCH_OPTION_RUNS, BENCH_OPTION_CPU, BENCH_OPTION_NODE,
+		BENCH_OPTION_LOAD, BENCH_OPTION_OUT, BENCH_OPTION_HELP,
 		{}
 	};
 	uint64_t sizes[MAX_SIZES];
@@ -97,6 +93,7 @@ int bench_strategies(int argc, char **argv)
 	unsigned long load_cpu = ~0UL;
 	const char *chunk_list = "64K,2M", *pool = NULL;
 	bool contiguous = false, sizes_given = false;
+	struct bench_args args = BENCH_ARGS(5);
 
 	if (bench_parse_strategies("all", &mask))
 		return 2;
@@ -114,39 +111,24 @@ int bench_strategies(int argc, char **argv)
 		case 'P': pool = optarg; break;
 		case 'G': po.gigantic = false; break;
 		case 'B': po.sustained = false; break;
-		case 'L':
-			if (bench_parse_cpu(optarg, "--load", &load_cpu))
-				return 2;
-			break;
-		case 'r':
-			if (bench_parse_range(optarg, "--runs", 1, 1000, &runs))
-				return 2;
-			break;
 		case 'S':
 			if (bench_parse_strategies(optarg, &mask))
 				return 2;
 			break;
-		case 'c':
-			if (bench_parse_cpu(optarg, "--cpu", &cpu))
-				return 2;
-			break;
-		case 'n':
-			if (bench_parse_node(optarg, "--node", &node))
-				return 2;
-			break;
-		case 'o': dir = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default:
+			err = bench_common_option(opt, optarg, &args, usage);
+			if (err != BENCH_GO_ON)
+				return err;
 		}
 	}
-	if (optind < argc) {
-		usage(stderr);
-		return 2;
-	}
-	if (load_cpu != ~0UL && (cpu == ~0UL || cpu == load_cpu)) {
-		bench_error("--load: pin the measurement with --cpu on another CPU");
-		return 2;
-	}
+	err = bench_common_done(argc, &args, usage);
+	if (err != BENCH_GO_ON)
+		return err;
+	runs = args.runs;
+	cpu = args.cpu;
+	node = args.node;
+	load_cpu = args.load_cpu;
+	dir = args.out;
 	po.load_cpu = load_cpu == ~0UL ? -1 : (int)load_cpu;
 	if (sizes_given && !contiguous) {
 		bench_error("--sizes is for --pattern contiguous");
