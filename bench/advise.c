@@ -298,7 +298,7 @@ int bench_advise(int argc, char **argv)
 		if (v[s].allowed)
 			allowed |= 1U << s;
 		printf("  %-10s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f  %s\n",
-		       bench_strategy_names[s], v[s].cold4k, v[s].cold2m,
+		       policy_strategy_name(s), v[s].cold4k, v[s].cold2m,
 		       v[s].page4k, v[s].folio2m, v[s].hot4k, v[s].hot2m,
 		       v[s].allowed ? "yes" : "no");
 	}
@@ -313,7 +313,7 @@ int bench_advise(int argc, char **argv)
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		if (!(mask & (1U << s)))
 			continue;
-		printf("  %-10s", bench_strategy_names[s]);
+		printf("  %-10s", policy_strategy_name(s));
 		for (int r = 0; r < REGIMES; r++)
 			printf(" %12.3f", v[s].regime4k[r]);
 		for (int r = 0; r < REGIMES; r++)
@@ -359,21 +359,21 @@ int bench_advise(int argc, char **argv)
 			nt_yes &= read < best_temporal;
 			used += snprintf(why + used, sizeof(why) - used,
 					 "# %s: %s stays at %.2fx the kernel with the whole %s read right after, the best temporal strategy at %.2fx.\n",
-					 b ? "huge" : "4k", bench_strategy_names[pick[b]],
+					 b ? "huge" : "4k", policy_strategy_name(pick[b]),
 					 read, b ? "folio" : "page", best_temporal);
 		}
 	}
 	nt_yes &= nt_any;
 	used += snprintf(why + used, sizeof(why) - used,
 			 "# HotStrategy=%s: rep_stosb costs %.2fx the kernel's routine on hot 4 KiB pages%s.\n",
-			 bench_strategy_names[hot],
+			 policy_strategy_name(hot),
 			 v[CLEARPAGE_STRATEGY_REP_STOSB].hot4k,
 			 hot == CLEARPAGE_STRATEGY_KERNEL ? " (more than 1.10x: no ERMS)" : "");
 	used += snprintf(why + used, sizeof(why) - used,
 			 "# ColdStrategy=auto: per backend the allowed strategy with the lowest calibrated cold cost; measured here, 4k: %s (%.2fx the kernel), huge: %s (%.2fx).\n",
-			 pick[0] >= 0 ? bench_strategy_names[pick[0]] : "kernel",
+			 pick[0] >= 0 ? policy_strategy_name(pick[0]) : "kernel",
 			 pick[0] >= 0 ? v[pick[0]].cold4k : 1.0,
-			 pick[1] >= 0 ? bench_strategy_names[pick[1]] : "kernel",
+			 pick[1] >= 0 ? policy_strategy_name(pick[1]) : "kernel",
 			 pick[1] >= 0 ? v[pick[1]].cold2m : 1.0);
 	snprintf(why + used, sizeof(why) - used,
 		 "# NonTemporal=%s: %s.\n", nt_yes ? "yes" : "auto",
@@ -395,7 +395,7 @@ int bench_advise(int argc, char **argv)
 
 	printf("CPU allowlist line (clearpaged may choose these here):\n%s\n\n", line);
 	printf("Policy settings ([Policy] in clearpaged.conf):\nHotStrategy=%s\nColdStrategy=auto\nNonTemporal=%s\n\n%s",
-	       bench_strategy_names[hot], nt_yes ? "yes" : "auto", why);
+	       policy_strategy_name(hot), nt_yes ? "yes" : "auto", why);
 	if (!write)
 		return 0;
 
@@ -408,7 +408,7 @@ int bench_advise(int argc, char **argv)
 	snprintf(text2, sizeof(text2),
 		 "# Measured by clearpage-bench advise on %s for %s family 0x%x model 0x%x.\n"
 		 "%s[Policy]\nHotStrategy=%s\nColdStrategy=auto\nNonTemporal=%s\n",
-		 date, vendor, family, model, why, bench_strategy_names[hot],
+		 date, vendor, family, model, why, policy_strategy_name(hot),
 		 nt_yes ? "yes" : "auto");
 	snprintf(path2, sizeof(path2), "%s/etc/clearpaged.conf.d/50-advise.conf", root);
 	if (write_dropins((const char *[2]){ path, path2 },

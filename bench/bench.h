@@ -17,11 +17,12 @@
 
 #include <clearpage/strategies.h>
 
+#include "policy.h"
+
 #define BENCH_PAGE 4096UL
 #define BENCH_HUGE (2UL << 20)
 
 extern struct clearpage_cpu bench_cpu;
-extern const char *const bench_strategy_names[CLEARPAGE_STRATEGY_COUNT];
 
 /* Subcommands: argc/argv start at the subcommand's name. */
 int bench_strategies(int argc, char **argv);

@@ -27,8 +27,6 @@
 #define MPOL_BIND 2
 
 struct clearpage_cpu bench_cpu;
-const char *const bench_strategy_names[CLEARPAGE_STRATEGY_COUNT] =
-	CLEARPAGE_STRATEGY_NAMES;
 
 static bool progress_shown;
 
@@ -165,7 +163,7 @@ const char *bench_arm_name(int arm, bool folio)
 	if (arm == BENCH_ARM_KERNEL_6X ||
 	    (arm == CLEARPAGE_STRATEGY_KERNEL && folio))
 		return "kernel-6.x";
-	return bench_strategy_names[arm];
+	return policy_strategy_name(arm);
 }
 
 int bench_running_kernel_arm(void)
@@ -198,7 +196,7 @@ int bench_parse_strategies(const char *list, unsigned int *mask)
 	for (tok = strtok_r(copy, ",", &save); tok && !err;
 	     tok = strtok_r(NULL, ",", &save)) {
 		for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
-			if (!strcmp(tok, bench_strategy_names[s]))
+			if (!strcmp(tok, policy_strategy_name(s)))
 				break;
 		if (s == CLEARPAGE_STRATEGY_COUNT) {
 			bench_error("unknown strategy '%s' (kernel, rep_stosb, rep_stosq, movq, movnti, clzero or all)",

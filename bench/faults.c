@@ -222,7 +222,7 @@ int bench_faults(int argc, char **argv)
 	for (int n = 0; n < nr_nodes && !err; n++) {
 		for (int k = 0; k < nr_strategies && !err; k++) {
 			int s = strategy_order[k];
-			const char *name = s == CURRENT ? "current" : bench_strategy_names[s];
+			const char *name = s == CURRENT ? "current" : policy_strategy_name(s);
 
 			if (s != CURRENT) {
 				err = cp_set_strategy(client, (uint32_t)nodes[n],
@@ -295,7 +295,7 @@ int bench_faults(int argc, char **argv)
 						  be->pinned);
 			if (e)
 				bench_error("node %d: restoring %s on %s%s: %s",
-					    nodes[n], bench_strategy_names[be->strategy],
+					    nodes[n], policy_strategy_name(be->strategy),
 					    cp_backend_name(b),
 					    be->pinned ? " (pinned)" : "",
 					    strerror(-e));

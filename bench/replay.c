@@ -611,10 +611,10 @@ static int write_timeline(struct replay *r, struct bench_out *out)
 			if (t->trials & (1U << s))
 				snprintf(trials + strlen(trials),
 					 sizeof(trials) - strlen(trials), "%s%s",
-					 trials[0] ? " " : "", bench_strategy_names[s]);
+					 trials[0] ? " " : "", policy_strategy_name(s));
 		fprintf(f, "%u,%s,%s,%d,%.3f,%.1f,%s,%.4f,%s,\"%s\"\n", i,
 			r->phases[t->phase].cold ? "cold" : "hot",
-			bench_strategy_names[t->strategy], t->strategy,
+			policy_strategy_name(t->strategy), t->strategy,
 			t->cold_fraction, t->ns_per_page,
 			trials[0] ? trials : "none", t->gain,
 			t->action == POLICY_SWITCH ? "switch" :
@@ -668,7 +668,7 @@ static int setup(struct replay *r, unsigned long cold_mb, int node)
 		for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
 			if (r->calibration.valid[s])
 				snprintf(text + strlen(text), sizeof(text) - strlen(text),
-					 " %s %.0f/%.0f", bench_strategy_names[s],
+					 " %s %.0f/%.0f", policy_strategy_name(s),
 					 r->calibration.hot_ns[s], r->calibration.cold_ns[s]);
 		/* A real outcome, not an error: the adaptive arm holds still. */
 		bench_error("note: this CPU's calibration (ns/4K hot/cold:%s) shows no usable hot/cold pair (MinSpread %.2f, NonTemporal=%s without counters): the policy holds still on the hot strategy",
@@ -694,7 +694,7 @@ static json_object *calibration_json(const struct replay *r)
 		c = json_object_new_object();
 		json_object_object_add(c, "hot_ns", json_object_new_double(r->calibration.hot_ns[s]));
 		json_object_object_add(c, "cold_ns", json_object_new_double(r->calibration.cold_ns[s]));
-		json_object_object_add(o, bench_strategy_names[s], c);
+		json_object_object_add(o, policy_strategy_name(s), c);
 	}
 	return o;
 }
@@ -1000,11 +1000,11 @@ int bench_replay(int argc, char **argv)
 	printf("calibration (ns/4K hot/cold):");
 	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
 		if (r.calibration.valid[s])
-			printf(" %s %.0f/%.0f", bench_strategy_names[s],
+			printf(" %s %.0f/%.0f", policy_strategy_name(s),
 			       r.calibration.hot_ns[s], r.calibration.cold_ns[s]);
 	printf("\npolicy: hot %s, cold %s; reference clears 1 in %lu%s\n",
-	       bench_strategy_names[r.hot],
-	       r.cold >= 0 ? bench_strategy_names[r.cold] : "none (holds still)",
+	       policy_strategy_name(r.hot),
+	       r.cold >= 0 ? policy_strategy_name(r.cold) : "none (holds still)",
 	       r.reference_every, r.reference_every ? "" : " (off: probing)");
 	printf("regime: %s; trials 1 in %lu per candidate%s; cost of knowing (reference and trial clears beyond the strategy's own cost, adaptive arm): %.1f%% of its time\n",
 	       loaded ? "loaded" : r.burst ? "burst" : "sustained", r.trial_every,
@@ -1047,16 +1047,16 @@ int bench_replay(int argc, char **argv)
 	o = json_object_new_object();
 	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
 		if (r.measured_pages[s])
-			json_object_object_add(o, s ? bench_strategy_names[s] : "kernel",
+			json_object_object_add(o, s ? policy_strategy_name(s) : "kernel",
 					       json_object_new_double(r.measured_ns[s] /
 								      r.measured_pages[s]));
 	json_object_object_add(results, "measured_ns_per_page", o);
 	json_object_object_add(results, "cost_of_knowing",
 			       json_object_new_double(r.clear_ns > 0 ? r.knowing_ns / r.clear_ns : 0));
 	json_object_object_add(results, "calibration", calibration_json(&r));
-	json_object_object_add(results, "hot_strategy", json_object_new_string(bench_strategy_names[r.hot]));
+	json_object_object_add(results, "hot_strategy", json_object_new_string(policy_strategy_name(r.hot)));
 	json_object_object_add(results, "cold_strategy",
-			       r.cold >= 0 ? json_object_new_string(bench_strategy_names[r.cold]) : NULL);
+			       r.cold >= 0 ? json_object_new_string(policy_strategy_name(r.cold)) : NULL);
 	json_object_object_add(results, "non_temporal",
 			       json_object_new_string(r.config.non_temporal == POLICY_NT_AUTO ? "auto" :
 						      r.config.non_temporal == POLICY_NT_YES ? "yes" : "no"));

@@ -159,7 +159,7 @@ int bench_strategies(int argc, char **argv)
 	mask &= ~1U;	/* the kernel's routine does not run in user space */
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
 		if ((mask & (1U << s)) && !bench_strategy_usable(s)) {
-			bench_error("%s is not available on this CPU", bench_strategy_names[s]);
+			bench_error("%s is not available on this CPU", policy_strategy_name(s));
 			return 2;
 		}
 	if (cpu != ~0UL && bench_bind_cpu((int)cpu))
@@ -204,7 +204,7 @@ int bench_strategies(int argc, char **argv)
 
 				if (!v)
 					return 1;
-				bench_progress("strategies: %s %s %s", bench_strategy_names[s],
+				bench_progress("strategies: %s %s %s", policy_strategy_name(s),
 					       size_name, cold ? "cold" : "hot");
 				if (!cold)
 					pass_ns(s, buf, sizes[i]);
@@ -216,13 +216,13 @@ int bench_strategies(int argc, char **argv)
 				bench_summary(v, runs, &med[cold], &lo, &hi);
 				gbs[cold] = BENCH_PAGE / med[cold];	/* bytes/ns = GB/s */
 				bench_out_csv(&out, "%s,%llu,%s,%.1f,%.1f,%.1f,%.2f",
-					      bench_strategy_names[s],
+					      policy_strategy_name(s),
 					      (unsigned long long)sizes[i],
 					      cold ? "cold" : "hot", med[cold], lo,
 					      hi, gbs[cold]);
 				o = json_object_new_object();
 				json_object_object_add(o, "strategy",
-						       json_object_new_string(bench_strategy_names[s]));
+						       json_object_new_string(policy_strategy_name(s)));
 				json_object_object_add(o, "size_bytes",
 						       json_object_new_int64((int64_t)sizes[i]));
 				json_object_object_add(o, "mode",
@@ -237,7 +237,7 @@ int bench_strategies(int argc, char **argv)
 			}
 			bench_progress_done();
 			printf("%-10s %8s  %14.1f %14.1f %10.2f %10.2f\n",
-			       bench_strategy_names[s], size_name, med[0], med[1],
+			       policy_strategy_name(s), size_name, med[0], med[1],
 			       gbs[0], gbs[1]);
 			fflush(stdout);
 		}

@@ -14,6 +14,7 @@
 #include <netlink/netlink.h>
 
 #include "clearpage-client.h"
+#include "policy.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -32,24 +33,17 @@ struct cp_events {
 	void *arg;
 };
 
-static const char *const strategy_names[] = CLEARPAGE_STRATEGY_NAMES;
 static const char *const source_names[] = CLEARPAGE_SOURCE_NAMES;
 
+/* One table of strategy names, the policy library's. */
 const char *cp_strategy_name(int strategy)
 {
-	if (strategy < 0 || strategy >= CLEARPAGE_STRATEGY_COUNT)
-		return "unknown";
-	return strategy_names[strategy];
+	return policy_strategy_name(strategy);
 }
 
 int cp_strategy_from_name(const char *name)
 {
-	int i;
-
-	for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++)
-		if (!strcmp(name, strategy_names[i]))
-			return i;
-	return -EINVAL;
+	return policy_strategy_from_name(name);
 }
 
 const char *cp_source_name(int source)
