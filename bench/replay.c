@@ -433,17 +433,17 @@ static int measured_way(const struct replay *r, int strategy,
 static double run_arm(struct replay *r, int arm, double *phase_ns,
 		      bool record)
 {
-	struct policy_node node;
-	/* The module's counters, and their snapshot at the last interval. */
-	struct policy_counters now = { 0 }, prev;
-	bool have_prev = false;
+	/* The policy's state and the module's counters, as clearpaged keeps them. */
+	struct policy_backend backend = { .known = true };
+	struct policy_counters now = { 0 };
+	const struct policy_extra extra = { .trials = r->trial_every != 0 };
 	double total = 0, ns_per_tick = bench_ns_per_tick();
 	unsigned int interval = 0, trials = 0;
 	int strategy = arm == ADAPTIVE ? r->hot : arm;
 	/* The module's sample sequence counts the strategy's own clears. */
 	uint64_t seq = 0;
 
-	policy_node_init(&node, strategy);
+	policy_node_init(&backend.node, strategy);
 	r->hot_cursor = 0;
 	r->cold_cursor = 0;
 	bench_flush(r->hot_pool, r->hot_pages * BENCH_PAGE);
@@ -473,7 +473,7 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 
 			if (arm == ADAPTIVE)
 				trials = policy_trials(&r->config, r->allowed, false,
-						       &r->calibration, &node);
+						       &r->calibration, &backend.node);
 			uint64_t burst_ticks = 0, b0 = 0;
 
 			for (unsigned long p = 0; p < r->pages / r->unit_pages; p++) {
@@ -523,8 +523,8 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			total += ns;
 			if (arm != ADAPTIVE)
 				continue;
-			/* Counted as the module counts, sampled as clearpaged
-			 * samples: the same builder turns them into the sample. */
+			/* Counted as the module counts, stepped as clearpaged
+			 * steps a backend (policy_backend_step()). */
 			now.strategy = strategy;
 			/* The rest of measured folios counts as the strategy's. */
 			now.pages += r->pages - c.ref_n;
@@ -532,17 +532,13 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			now.sample_ns += (uint64_t)(c.main_ticks * ns_per_tick);
 			now.ref_pages += c.ref_n;
 			now.ref_ns += (uint64_t)(c.ref_ticks * ns_per_tick);
-			now.trials = r->trial_every != 0;
 			for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 				now.pages -= c.trial_n[s];
 				now.trial_pages[s] += c.trial_n[s];
 				now.trial_ns[s] += (uint64_t)(c.trial_ticks[s] * ns_per_tick);
 			}
-			policy_sample_build(&prev, have_prev, &now, &sample);
-			prev = now;
-			have_prev = true;
-			policy_step(&r->config, r->allowed, &r->calibration, &node,
-				    &sample, false, &d);
+			policy_backend_step(&r->config, r->allowed, &r->calibration,
+					    &backend, &now, &extra, false, &sample, &d);
 			if (record) {
 				/* Beyond what the strategy's own clears cost. */
 				own = c.main_n ? c.main_ticks * ns_per_tick / c.main_n : 0;
@@ -568,8 +564,8 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 				r->reverts += d.action == POLICY_REVERT;
 			}
 			if (d.action != POLICY_HOLD) {
-				policy_applied(&r->config, &node, &d);
-				strategy = node.strategy;
+				policy_applied(&r->config, &backend.node, &d);
+				strategy = backend.node.strategy;
 			}
 		}
 	}

@@ -33,9 +33,7 @@
  */
 struct unit_state {
 	bool known;
-	struct policy_node policy;
-	bool have_last;
-	struct policy_counters last;	/* at the end of the last interval */
+	struct policy_backend backend;	/* the policy's state, the counters */
 	bool pinned;
 	bool changed_by_us;
 	int dry_run_logged;		/* last proposal logged in dry run */
@@ -367,7 +365,7 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 			 cp_client_error(m->client));
 		return;
 	}
-	policy_applied(&m->config.policy, &u->policy, d);
+	policy_applied(&m->config.policy, &u->backend.node, d);
 	u->changed_by_us = true;
 	if (d->action == POLICY_REVERT)
 		u->reverts++;
@@ -377,16 +375,6 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 		     d->action == POLICY_REVERT ? "reverted" : "switched");
 	record_decision(u, d->action == POLICY_REVERT ? "reverted" : "switched",
 			d->from, d->to, d->reason);
-}
-
-static uint64_t pages_cleared(const struct cp_node_info *info, int backend)
-{
-	uint64_t pages = 0;
-	int i;
-
-	for (i = 0; i < info->nr_strategies; i++)
-		pages += info->strategies[i].pages[backend];
-	return pages;
 }
 
 /* The node's LLC counters over the interval, where the PMU has them. */
@@ -446,7 +434,7 @@ static void status_line(char *status, size_t size,
 				 u->cold_fraction);
 		used += snprintf(status + used, size - used, "%s %s %s%s%s",
 				 b ? "," : "", cp_backend_name(b),
-				 policy_strategy_name(u->policy.strategy),
+				 policy_strategy_name(u->backend.node.strategy),
 				 info->backend[b].pinned ? " (pinned)" : "",
 				 cold);
 	}
@@ -492,28 +480,6 @@ static void summarize_node(struct manager *m, const struct cp_node_info *info,
 }
 
 /* The module's counters for @backend of the node, for the sample builder. */
-static void counters_of(const struct cp_node_info *info, int backend,
-			struct policy_counters *c)
-{
-	const struct cp_backend_info *be = &info->backend[backend];
-	const struct cp_strategy_info *s = cp_node_strategy(info, be->strategy);
-
-	*c = (struct policy_counters){
-		.strategy = be->strategy,
-		.pages = pages_cleared(info, backend),
-		.samples = s ? s->samples[backend] : 0,
-		.sample_ns = s ? s->sample_ns[backend] : 0,
-		.ref_pages = be->reference_pages,
-		.ref_ns = be->reference_sample_ns,
-	};
-	for (int i = 0; i < info->nr_strategies; i++) {
-		const struct cp_strategy_info *t = &info->strategies[i];
-
-		c->trial_pages[t->strategy] = t->trial_pages[backend];
-		c->trial_ns[t->strategy] = t->trial_ns[backend];
-	}
-}
-
 /*
  * Trials run where the module has them, the configuration wants them and
  * the daemon may change the backend (not pinned, not monitoring only, not
@@ -548,7 +514,7 @@ static void set_trials(struct manager *m, const struct cp_node_info *info,
 	if (trials_wanted(m, be) && !u->pinned && !u->held)
 		trials = policy_trials(&m->config.policy,
 				       m->allowed & available_mask(info),
-				       counted, calibration, &u->policy);
+				       counted, calibration, &u->backend.node);
 	if (trials == be->trials)
 		return;
 	err = cp_set_trials(m->client, info->node, backend, trials);
@@ -599,7 +565,7 @@ static void guard_act(struct manager *m, const struct cp_node_info *info,
 			 cp_client_error(m->client));
 		return;
 	}
-	policy_applied(&m->config.policy, &u->policy, d);
+	policy_applied(&m->config.policy, &u->backend.node, d);
 	u->changed_by_us = true;
 	u->slower_returns++;
 	record_decision(u, "returned", be->strategy, CLEARPAGE_STRATEGY_KERNEL,
@@ -619,6 +585,7 @@ static void step_unit(struct manager *m, const struct cp_node_info *info,
 	struct baseline_interval interval;
 	struct policy_counters now;
 	struct policy_decision d;
+	struct policy_extra extra;
 
 	if (!u->known) {
 		/* Later changes of the pin arrive as events (on_module_event). */
@@ -636,29 +603,24 @@ static void step_unit(struct manager *m, const struct cp_node_info *info,
 				 policy_strategy_name(be->strategy));
 		}
 	}
-	if (!u->known || u->policy.strategy != be->strategy) {
-		/* First sight, or changed by someone else: start afresh. */
-		policy_node_init(&u->policy, be->strategy);
-		u->known = true;
-		u->have_last = false;
-	}
-	counters_of(info, backend, &now);
-	policy_sample_build(&u->last, u->have_last, &now, &sample);
-	u->last = now;
-	u->have_last = true;
+	u->known = true;
+	cp_backend_counters(info, backend, &now);
 	/* The node's cache-miss counters, read once for both backends. */
-	sample.counted = pmu->counted;
-	sample.kernel_miss_ratio = pmu->kernel_miss_ratio;
-	sample.user_misses = pmu->user_misses;
-	sample.trials = trials_wanted(m, be) && !u->held;
+	extra = (struct policy_extra){
+		.trials = trials_wanted(m, be) && !u->held,
+		.counted = pmu->counted,
+		.kernel_miss_ratio = pmu->kernel_miss_ratio,
+		.user_misses = pmu->user_misses,
+	};
+	calibration_of(info, backend, &calibration);
+	policy_backend_step(&m->config.policy, m->allowed & available_mask(info),
+			    &calibration, &u->backend, &now, &extra,
+			    hands_off(be, u), &sample, &d);
 	/* The live baseline: the time saved against the kernel's routine. */
 	baseline_interval_from_sample(be->strategy, &sample, m->config.interval,
 				      &interval);
 	baseline_savings_add(&u->savings, &interval,
 			     m->config.policy.min_samples);
-	calibration_of(info, backend, &calibration);
-	policy_step(&m->config.policy, m->allowed & available_mask(info),
-		    &calibration, &u->policy, &sample, hands_off(be, u), &d);
 	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f, saved %.0f ns this interval: %s",
 		 info->node, cp_backend_name(backend),
 		 policy_strategy_name(be->strategy),
@@ -972,7 +934,7 @@ static void release_unguarded(struct manager *m)
 	for (node = 0; node < CONFIG_MAX_NODES; node++) {
 		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
 			struct unit_state *u = &m->nodes[node].unit[b];
-			int s = u->policy.strategy;
+			int s = u->backend.node.strategy;
 			char why[96];
 			int err;
 
@@ -1002,8 +964,8 @@ static void release_unguarded(struct manager *m)
 				continue;
 			}
 			u->changed_by_us = false;
-			policy_node_init(&u->policy, CLEARPAGE_STRATEGY_KERNEL);
-			u->have_last = false;
+			policy_node_init(&u->backend.node, CLEARPAGE_STRATEGY_KERNEL);
+			u->backend.have_last = false;
 			log_event(LOG_NOTICE, MESSAGE_ID_REVERT,
 				  "node %d %s: returned %s to kernel: %s",
 				  node, cp_backend_name(b),

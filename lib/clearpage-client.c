@@ -702,3 +702,25 @@ int cp_events_receive(struct cp_events *events, cp_event_fn fn, void *arg)
 	err = nl_recvmsgs(events->sock, events->cb);
 	return err < 0 ? nlerr_to_errno(err) : 0;
 }
+
+void cp_backend_counters(const struct cp_node_info *info, int backend,
+			 struct policy_counters *c)
+{
+	const struct cp_backend_info *be = &info->backend[backend];
+	const struct cp_strategy_info *s = cp_node_strategy(info, be->strategy);
+
+	*c = (struct policy_counters){
+		.strategy = be->strategy,
+		.samples = s ? s->samples[backend] : 0,
+		.sample_ns = s ? s->sample_ns[backend] : 0,
+		.ref_pages = be->reference_pages,
+		.ref_ns = be->reference_sample_ns,
+	};
+	for (int i = 0; i < info->nr_strategies; i++) {
+		const struct cp_strategy_info *t = &info->strategies[i];
+
+		c->pages += t->pages[backend];
+		c->trial_pages[t->strategy] = t->trial_pages[backend];
+		c->trial_ns[t->strategy] = t->trial_ns[backend];
+	}
+}

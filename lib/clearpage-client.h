@@ -17,6 +17,8 @@
 
 #include <uapi/clearpage.h>
 
+#include "policy.h"
+
 struct nl_msg;
 struct nlmsghdr;
 
@@ -132,5 +134,14 @@ const char *cp_backend_name(int backend);
 int cp_backend_from_name(const char *name);
 const struct cp_strategy_info *cp_node_strategy(const struct cp_node_info *info,
 						int strategy);
+
+/*
+ * What the module counts for @backend of the node (@info), as the policy
+ * takes it: every strategy's pages (reference and trial frames are not in
+ * them), the current strategy's timed clears, the reference frames and
+ * each candidate's trial frames.
+ */
+void cp_backend_counters(const struct cp_node_info *info, int backend,
+			 struct policy_counters *counters);
 
 #endif /* CLEARPAGE_CLIENT_H */

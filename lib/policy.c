@@ -140,7 +140,6 @@ void policy_sample_build(const struct policy_counters *prev, bool have_prev,
 							   prev->ref_ns) /
 						  sample->ref_samples;
 	}
-	sample->trials = now->trials;
 	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		uint64_t n = now->trial_pages[s] - prev->trial_pages[s];
 
@@ -878,4 +877,29 @@ void policy_applied(const struct policy_config *config,
 		node->probing = false;
 		node->trying = false;
 	}
+}
+
+void policy_backend_step(const struct policy_config *config,
+			 unsigned int allowed,
+			 const struct policy_calibration *calibration,
+			 struct policy_backend *b,
+			 const struct policy_counters *now,
+			 const struct policy_extra *extra, bool hands_off,
+			 struct policy_sample *sample,
+			 struct policy_decision *decision)
+{
+	if (!b->known || b->node.strategy != now->strategy) {
+		policy_node_init(&b->node, now->strategy);
+		b->known = true;
+		b->have_last = false;
+	}
+	policy_sample_build(&b->last, b->have_last, now, sample);
+	b->last = *now;
+	b->have_last = true;
+	sample->trials = extra->trials;
+	sample->counted = extra->counted;
+	sample->kernel_miss_ratio = extra->kernel_miss_ratio;
+	sample->user_misses = extra->user_misses;
+	policy_step(config, allowed, calibration, &b->node, sample, hands_off,
+		    decision);
 }

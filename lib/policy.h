@@ -173,7 +173,6 @@ struct policy_counters {
 	uint64_t sample_ns;		/* ... and their time */
 	uint64_t ref_pages;		/* reference frames, every one timed ... */
 	uint64_t ref_ns;		/* ... and their time */
-	bool trials;			/* the module runs trials */
 	uint64_t trial_pages[CLEARPAGE_STRATEGY_COUNT];	/* per candidate ... */
 	uint64_t trial_ns[CLEARPAGE_STRATEGY_COUNT];	/* ... and their time */
 };
@@ -470,5 +469,43 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 void policy_applied(const struct policy_config *config,
 		    struct policy_node *node,
 		    const struct policy_decision *decision);
+
+/*
+ * One backend of one node as its driver keeps it, clearpaged and
+ * clearpage-bench replay alike: the policy's state, and the module's
+ * counters at the end of the last interval.
+ */
+struct policy_backend {
+	struct policy_node node;
+	struct policy_counters last;
+	bool have_last;
+	bool known;			/* seen once */
+};
+
+/* What a driver knows of an interval beyond the module's counters. */
+struct policy_extra {
+	bool trials;			/* the backend runs trials */
+	bool counted;			/* the PMU counted the node's LLC: */
+	double kernel_miss_ratio;
+	double user_misses;
+};
+
+/*
+ * One interval of one backend, the one way both drivers run the policy: a
+ * backend seen for the first time, or whose strategy someone else changed
+ * (@now->strategy is not the policy's), starts afresh; the counters at the
+ * interval's end (@now) and @extra become @sample; policy_step() decides
+ * (@hands_off: pinned, or reset by an administrator). The driver applies a
+ * SWITCH or REVERT (the module may refuse it) and then calls
+ * policy_applied() on @b->node.
+ */
+void policy_backend_step(const struct policy_config *config,
+			 unsigned int allowed,
+			 const struct policy_calibration *calibration,
+			 struct policy_backend *b,
+			 const struct policy_counters *now,
+			 const struct policy_extra *extra, bool hands_off,
+			 struct policy_sample *sample,
+			 struct policy_decision *decision);
 
 #endif /* CLEARPAGED_POLICY_H */
