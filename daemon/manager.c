@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* clearpaged's manager; see manager.h. */
+/*
+ * clearpaged's manager: the event loop, attaching to the module and
+ * detaching, reloads and stop; see manager.h. Stepping the backends is
+ * step.c, reporting report.c.
+ */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,85 +18,9 @@
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
 
-#include "allowlist.h"
-#include "baseline.h"
-#include "clearpage-client.h"
-#include "savings-file.h"
-#include "state-file.h"
-#include "log.h"
-#include "manager.h"
-#include "metrics.h"
-#include "pmu.h"
+#include "manager-internal.h"
 
 #define CPU_FILE CLEARPAGE_SYSFS_ROOT "/cpu"
-
-/*
- * The policy's view of one backend of one node: the two backends clear in
- * different patterns, so each has its own strategy, calibration, samples
- * and decisions.
- */
-struct unit_state {
-	bool known;
-	struct policy_backend backend;	/* the policy's state, the counters */
-	bool pinned;
-	bool changed_by_us;
-	int dry_run_logged;		/* last proposal logged in dry run */
-	double cold_fraction;		/* last estimate, for STATUS= */
-	double ns_per_page;		/* last interval's, for metrics */
-	uint64_t switches, reverts, pins_seen;
-	/* The live baseline: time saved; the guard's warning said. */
-	struct baseline_savings savings;
-	bool slower_warned;		/* said for this window */
-	uint64_t slower_returns;
-	/* Reset by clearpagectl: left alone until unpin or a reload. */
-	bool held;
-	/* The last decision, for clearpagectl status. */
-	struct {
-		long long when;		/* seconds since the epoch; 0: none */
-		const char *action;
-		int from, to;
-		char reason[CP_REASON_MAX];
-	} decision;
-};
-
-struct node_state {
-	struct unit_state unit[CLEARPAGE_BACKEND_COUNT];
-	bool pmu_open;
-	struct pmu_node pmu;
-	uint64_t accounting_since;	/* CLOCK_REALTIME, µs; 0: not yet */
-	uint64_t last_summary;		/* CLOCK_MONOTONIC, µs */
-};
-
-struct manager {
-	struct daemon_config config;
-	const char *config_root;
-	struct daemon_overrides overrides;	/* the command line's */
-	sd_event *event;
-	sd_event_source *timer;
-	sd_event_source *events_source;
-	sd_event_source *udev_source;
-	struct udev *udev;
-	struct udev_monitor *udev_monitor;
-	struct cp_client *client;
-	struct cp_events *events;
-	struct allowlist allowlist;
-	bool allowlist_loaded;
-	unsigned int allowed;
-	bool monitor_only;
-	char monitor_reason[CP_REASON_MAX];
-	bool waiting_logged;
-	bool pmu_unavailable;		/* said once; retried on CPU hotplug */
-	bool pmu_in_use;
-	int metrics_error;		/* last MetricsFile= error, logged once */
-	int savings_error;		/* last savings file error, logged once */
-	char savings_file[4096];
-	/* clearpagectl status's view of the daemon; reset's held backends. */
-	char state_file[4096], held_file[4096];
-	int state_error;
-	struct node_state nodes[CONFIG_MAX_NODES];
-	struct cp_node_info infos[CP_MAX_NODES];
-};
-
 
 static void forget_node(struct node_state *n)
 {
@@ -210,18 +138,16 @@ static void apply_config_pins(struct manager *m)
 	}
 }
 
-static void refresh_held(struct manager *m);
-
 static void on_module_event(const struct cp_event *e, void *arg)
 {
 	struct manager *m = arg;
-	struct unit_state *u;
+	struct backend_state *u;
 
 	if (e->node >= CONFIG_MAX_NODES || e->source != CLEARPAGE_SOURCE_ADMIN ||
 	    e->backend < 0 || e->backend >= CLEARPAGE_BACKEND_COUNT)
 		return;
-	refresh_held(m);
-	u = &m->nodes[e->node].unit[e->backend];
+	manager_refresh_held(m);
+	u = &m->nodes[e->node].backends[e->backend];
 	if (e->pinned && !u->pinned) {
 		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
 			  "node %u pinned to %s by an administrator; leaving it alone (%s backend)",
@@ -281,545 +207,6 @@ static int attach(struct manager *m)
 	return 0;
 }
 
-/*
- * @backend's calibration. The module measures kernel as the kernel clears
- * (clear_page(), the huge folio walk); a module that does not is read as
- * the instruction the kernel runs.
- */
-static void calibration_of(const struct cp_node_info *info, int backend,
-			   struct policy_calibration *c)
-{
-	int i, alias = CLEARPAGE_STRATEGY_REP_STOSQ;
-
-	memset(c, 0, sizeof(*c));
-	for (i = 0; i < info->nr_strategies; i++) {
-		const struct cp_strategy_info *s = &info->strategies[i];
-
-		if (!s->has_calibration)
-			continue;
-		c->valid[s->strategy] = true;
-		c->hot_ns[s->strategy] = s->hot_ns[backend];
-		c->cold_ns[s->strategy] = s->cold_ns[backend];
-		if (s->strategy == CLEARPAGE_STRATEGY_REP_STOSB)
-			alias = CLEARPAGE_STRATEGY_REP_STOSB;
-	}
-	if (c->valid[CLEARPAGE_STRATEGY_KERNEL] &&
-	    c->hot_ns[CLEARPAGE_STRATEGY_KERNEL])
-		return;
-	c->valid[CLEARPAGE_STRATEGY_KERNEL] = c->valid[alias];
-	c->hot_ns[CLEARPAGE_STRATEGY_KERNEL] = c->hot_ns[alias];
-	c->cold_ns[CLEARPAGE_STRATEGY_KERNEL] = c->cold_ns[alias];
-}
-
-static unsigned int available_mask(const struct cp_node_info *info)
-{
-	unsigned int mask = 0;
-	int i;
-
-	for (i = 0; i < info->nr_strategies; i++)
-		mask |= 1U << info->strategies[i].strategy;
-	return mask;
-}
-
-static void record_decision(struct unit_state *u, const char *action,
-			    int from, int to, const char *reason)
-{
-	u->decision.when = time(NULL);
-	u->decision.action = action;
-	u->decision.from = from;
-	u->decision.to = to;
-	snprintf(u->decision.reason, sizeof(u->decision.reason), "%s", reason);
-}
-
-static void apply(struct manager *m, const struct cp_node_info *info,
-		  int backend, struct unit_state *u, struct policy_decision *d)
-{
-	const char *message_id = d->action == POLICY_REVERT ? MESSAGE_ID_REVERT :
-							      MESSAGE_ID_SWITCH;
-	int err;
-
-	if (m->config.dry_run) {
-		if (u->dry_run_logged != d->to + 1) {
-			log_decision(LOG_INFO, MESSAGE_ID_DRY_RUN, info->node,
-				     backend, d, "dry run: would switch");
-			record_decision(u, "would-switch", d->from, d->to,
-					d->reason);
-		}
-		u->dry_run_logged = d->to + 1;
-		return;
-	}
-	err = cp_set_strategy(m->client, info->node, backend, d->to,
-			      CLEARPAGE_SOURCE_DAEMON);
-	if (err == -EBUSY) {
-		u->pinned = true;
-		u->pins_seen++;
-		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
-			  "node %u is pinned by an administrator; leaving it alone (%s backend)",
-			  info->node, cp_backend_name(backend));
-		return;
-	}
-	if (err) {
-		log_line(LOG_WARNING, "node %u %s: setting %s failed: %s %s",
-			 info->node, cp_backend_name(backend),
-			 policy_strategy_name(d->to), strerror(-err),
-			 cp_client_error(m->client));
-		return;
-	}
-	policy_applied(&m->config.policy, &u->backend.node, d);
-	u->changed_by_us = true;
-	if (d->action == POLICY_REVERT)
-		u->reverts++;
-	else
-		u->switches++;
-	log_decision(LOG_NOTICE, message_id, info->node, backend, d,
-		     d->action == POLICY_REVERT ? "reverted" : "switched");
-	record_decision(u, d->action == POLICY_REVERT ? "reverted" : "switched",
-			d->from, d->to, d->reason);
-}
-
-/* The node's LLC counters over the interval, where the PMU has them. */
-static void count_misses(struct manager *m, unsigned int node,
-			 struct node_state *n, struct policy_sample *sample)
-{
-	struct pmu_counts c;
-	char why[256];
-	int err;
-
-	if (!n->pmu_open && !m->pmu_unavailable) {
-		err = pmu_open_node(&n->pmu, "/sys", node, why, sizeof(why));
-		if (err) {
-			log_line(LOG_NOTICE, "no cache-miss counters (%s); deciding on the module's signals alone%s",
-				 why, m->config.policy.non_temporal == POLICY_NT_AUTO ?
-				 ", without movnti or clzero (NonTemporal=auto; yes allows them)" : "");
-			m->pmu_unavailable = true;
-			return;
-		}
-		n->pmu_open = true;
-		m->pmu_in_use = true;
-	}
-	if (!n->pmu_open)
-		return;
-	err = pmu_read_node(&n->pmu, &c);
-	if (err < 0) {
-		log_line(LOG_WARNING, "node %u: reading cache-miss counters failed: %s; closing them",
-			 node, strerror(-err));
-		pmu_close_node(&n->pmu);
-		n->pmu_open = false;
-		return;
-	}
-	if (err == 0 || !c.value[PMU_KERNEL_REFERENCES])
-		return;
-	sample->counted = true;
-	sample->kernel_miss_ratio = (double)c.value[PMU_KERNEL_MISSES] /
-				    c.value[PMU_KERNEL_REFERENCES];
-	sample->user_misses = (double)c.value[PMU_USER_MISSES];
-}
-
-/* STATUS=: one short part per node, "node0: 4k rep_stosb, huge clzero cold 0.93". */
-static void status_line(char *status, size_t size,
-			const struct cp_node_info *info,
-			const struct node_state *n)
-{
-	size_t used = strlen(status);
-	int b;
-
-	used += snprintf(status + used, size - used, "%snode%u:",
-			 used ? "; " : "", info->node);
-	for (b = 0; b < CLEARPAGE_BACKEND_COUNT && used < size; b++) {
-		const struct unit_state *u = &n->unit[b];
-		char cold[32] = "";
-
-		if (u->cold_fraction >= 0)
-			snprintf(cold, sizeof(cold), " cold %.2f",
-				 u->cold_fraction);
-		used += snprintf(status + used, size - used, "%s %s %s%s%s",
-				 b ? "," : "", cp_backend_name(b),
-				 policy_strategy_name(u->backend.node.strategy),
-				 info->backend[b].pinned ? " (pinned)" : "",
-				 cold);
-	}
-	if (used < size)
-		snprintf(status + used, size - used, ", saved %.3f s",
-			 (n->unit[CLEARPAGE_BACKEND_4K].savings.saved_ns +
-			  n->unit[CLEARPAGE_BACKEND_HUGE].savings.saved_ns) / 1e9);
-}
-
-static struct log_savings savings_of(const struct unit_state *u)
-{
-	return (struct log_savings){
-		.saved_ns = u->savings.saved_ns,
-		.uncertainty_ns = baseline_savings_uncertainty(&u->savings),
-		.kernel_ns = u->savings.kernel_ns,
-		.pages = u->savings.estimated_pages,
-	};
-}
-
-/* At most once per SummaryInterval=, the node's savings in the journal. */
-static void summarize_node(struct manager *m, const struct cp_node_info *info,
-			   struct node_state *n)
-{
-	struct log_savings backends[CLEARPAGE_BACKEND_COUNT];
-	uint64_t now, wall;
-	int b;
-
-	if (sd_event_now(m->event, CLOCK_MONOTONIC, &now) < 0 ||
-	    sd_event_now(m->event, CLOCK_REALTIME, &wall) < 0)
-		return;
-	if (!n->accounting_since) {
-		n->accounting_since = wall;
-		n->last_summary = now;
-		return;
-	}
-	if (now - n->last_summary < (uint64_t)(m->config.summary_interval * 1e6))
-		return;
-	n->last_summary = now;
-	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
-		backends[b] = savings_of(&n->unit[b]);
-	log_savings(info->node, (long long)(n->accounting_since / 1000000),
-		    backends);
-}
-
-/* The module's counters for @backend of the node, for the sample builder. */
-/*
- * Trials run where the module has them, the configuration wants them and
- * the daemon may change the backend (not pinned, not monitoring only, not
- * a dry run: trials change how some frames are cleared).
- */
-static bool trials_wanted(const struct manager *m,
-			  const struct cp_backend_info *be)
-{
-	return be->has_trials && m->config.policy.trial_candidates &&
-	       !be->pinned && !m->monitor_only && !m->config.dry_run;
-}
-
-/* Pinned by an administrator, or reset by clearpagectl: not ours. */
-static bool hands_off(const struct cp_backend_info *be,
-		      const struct unit_state *u)
-{
-	return be->pinned || u->held;
-}
-
-/* Set the backend's trial candidates to what the policy wants now. */
-static void set_trials(struct manager *m, const struct cp_node_info *info,
-		       int backend, struct unit_state *u,
-		       const struct policy_calibration *calibration,
-		       bool counted)
-{
-	const struct cp_backend_info *be = &info->backend[backend];
-	unsigned int trials = 0;
-	int err;
-
-	if (!be->has_trials)
-		return;
-	if (trials_wanted(m, be) && !u->pinned && !u->held)
-		trials = policy_trials(&m->config.policy,
-				       m->allowed & available_mask(info),
-				       counted, calibration, &u->backend.node);
-	if (trials == be->trials)
-		return;
-	err = cp_set_trials(m->client, info->node, backend, trials);
-	if (err == -EBUSY) {
-		u->pinned = true;
-		return;
-	}
-	if (err)
-		log_line(LOG_WARNING, "node %u %s: setting trials failed: %s %s",
-			 info->node, cp_backend_name(backend), strerror(-err),
-			 cp_client_error(m->client));
-	else
-		log_line(LOG_DEBUG, "node %u %s: trials %#x", info->node,
-			 cp_backend_name(backend), trials);
-}
-
-/*
- * The policy's guard found the backend's strategy slower than the kernel's
- * routine over the window (@d): return it to kernel, or, pinned, in a dry
- * run or monitoring only, say once what would happen.
- */
-static void guard_act(struct manager *m, const struct cp_node_info *info,
-		      int backend, struct unit_state *u,
-		      struct policy_decision *d)
-{
-	const struct cp_backend_info *be = &info->backend[backend];
-	int err;
-
-	if (d->action == POLICY_HOLD || m->monitor_only || m->config.dry_run) {
-		if (!u->slower_warned)
-			log_slower(LOG_WARNING, be->pinned ? MESSAGE_ID_SLOWER_PINNED :
-				   MESSAGE_ID_DRY_RUN, info->node, backend,
-				   be->strategy, d->ns_per_page,
-				   d->kernel_ns_per_page, d->window_seconds,
-				   be->pinned ? "pinned by an administrator: leaving it" :
-				   m->monitor_only ? "monitoring only: would return it to kernel" :
-				   "dry run: would return it to kernel");
-		u->slower_warned = true;
-		return;
-	}
-	err = cp_set_strategy(m->client, info->node, backend,
-			      CLEARPAGE_STRATEGY_KERNEL, CLEARPAGE_SOURCE_DAEMON);
-	if (err) {
-		if (err == -EBUSY)
-			u->pinned = true;
-		log_line(LOG_WARNING, "node %u %s: returning to kernel failed: %s %s",
-			 info->node, cp_backend_name(backend), strerror(-err),
-			 cp_client_error(m->client));
-		return;
-	}
-	policy_applied(&m->config.policy, &u->backend.node, d);
-	u->changed_by_us = true;
-	u->slower_returns++;
-	record_decision(u, "returned", be->strategy, CLEARPAGE_STRATEGY_KERNEL,
-			"slower than the kernel's routine over the window");
-	log_slower(LOG_NOTICE, MESSAGE_ID_SLOWER, info->node, backend,
-		   be->strategy, d->ns_per_page, d->kernel_ns_per_page,
-		   d->window_seconds, "returned to kernel");
-}
-
-static void step_unit(struct manager *m, const struct cp_node_info *info,
-		      int backend, struct unit_state *u,
-		      const struct policy_sample *pmu)
-{
-	const struct cp_backend_info *be = &info->backend[backend];
-	struct policy_calibration calibration;
-	struct policy_sample sample;
-	struct baseline_interval interval;
-	struct policy_counters now;
-	struct policy_decision d;
-	struct policy_extra extra;
-
-	if (!u->known) {
-		/* Later changes of the pin arrive as events (on_module_event). */
-		u->pinned = be->pinned;
-		/*
-		 * Set by an earlier clearpaged that could not return it (a
-		 * crash, SIGKILL, a lost event socket): ours to guard, and to
-		 * return on stop.
-		 */
-		if (be->source == CLEARPAGE_SOURCE_DAEMON && !be->pinned &&
-		    be->strategy != CLEARPAGE_STRATEGY_KERNEL) {
-			u->changed_by_us = true;
-			log_line(LOG_NOTICE, "node %u %s: on %s, set by an earlier clearpaged: adopted, guarded and returned to kernel on stop",
-				 info->node, cp_backend_name(backend),
-				 policy_strategy_name(be->strategy));
-		}
-	}
-	u->known = true;
-	cp_backend_counters(info, backend, &now);
-	/* The node's cache-miss counters, read once for both backends. */
-	extra = (struct policy_extra){
-		.trials = trials_wanted(m, be) && !u->held,
-		.counted = pmu->counted,
-		.kernel_miss_ratio = pmu->kernel_miss_ratio,
-		.user_misses = pmu->user_misses,
-	};
-	calibration_of(info, backend, &calibration);
-	policy_backend_step(&m->config.policy, m->allowed & available_mask(info),
-			    &calibration, &u->backend, &now, &extra,
-			    hands_off(be, u), &sample, &d);
-	/* The live baseline: the time saved against the kernel's routine. */
-	baseline_interval_from_sample(be->strategy, &sample, m->config.interval,
-				      &interval);
-	baseline_savings_add(&u->savings, &interval,
-			     m->config.policy.min_samples);
-	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f, saved %.0f ns this interval: %s",
-		 info->node, cp_backend_name(backend),
-		 policy_strategy_name(be->strategy),
-		 (unsigned long long)sample.samples, sample.ns_per_page,
-		 d.cold_fraction, sample.counted ? sample.kernel_miss_ratio : -1,
-		 d.user_misses_per_page,
-		 u->savings.last_valid ? u->savings.last_saved_ns : 0, d.reason);
-	u->cold_fraction = d.cold_fraction;
-	u->ns_per_page = sample.samples ? sample.ns_per_page : 0;
-	if (d.slower)
-		guard_act(m, info, backend, u, &d);
-	else if (d.action != POLICY_HOLD)
-		apply(m, info, backend, u, &d);
-	if (!d.slower)
-		u->slower_warned = false;
-	set_trials(m, info, backend, u, &calibration, sample.counted);
-}
-
-static void step_node(struct manager *m, const struct cp_node_info *info,
-		      char *status, size_t status_size)
-{
-	struct node_state *n = &m->nodes[info->node];
-	struct policy_sample counters = { 0 };
-	int b;
-
-	/* The node's cache-miss counters, read once, inform both backends. */
-	count_misses(m, info->node, n, &counters);
-	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
-		step_unit(m, info, b, &n->unit[b], &counters);
-	summarize_node(m, info, n);
-	status_line(status, status_size, info, n);
-}
-
-/* The savings of every node and backend, for clearpagectl status. */
-static void write_savings(struct manager *m, int count)
-{
-	static struct cp_savings entries[CP_MAX_NODES * CLEARPAGE_BACKEND_COUNT];
-	int i, b, n = 0, err;
-
-	for (i = 0; i < count; i++) {
-		const struct node_state *st;
-
-		if (m->infos[i].node >= CONFIG_MAX_NODES)
-			continue;
-		st = &m->nodes[m->infos[i].node];
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			const struct unit_state *u = &st->unit[b];
-
-			entries[n++] = (struct cp_savings){
-				.node = m->infos[i].node,
-				.backend = b,
-				.since = (long long)(st->accounting_since / 1000000),
-				.saved_ns = u->savings.saved_ns,
-				.uncertainty_ns = baseline_savings_uncertainty(&u->savings),
-				.kernel_ns = u->savings.kernel_ns,
-				.pages = u->savings.estimated_pages,
-				.unestimated_pages = u->savings.unestimated_pages,
-				.last_saved_ns = u->savings.last_valid ?
-						 u->savings.last_saved_ns : 0,
-			};
-		}
-	}
-	err = cp_savings_write(m->savings_file, entries, n);
-	if (err && err != m->savings_error)
-		log_line(LOG_WARNING, "cannot write %s for clearpagectl status: %s",
-			 m->savings_file, strerror(-err));
-	m->savings_error = err;
-}
-
-/*
- * The backends clearpagectl reset left on kernel: hands off until
- * clearpagectl unpin takes them out of the file or a reload removes it.
- */
-static void refresh_held(struct manager *m)
-{
-	static struct cp_held held[CP_MAX_NODES * CLEARPAGE_BACKEND_COUNT];
-	static bool now[CONFIG_MAX_NODES][CLEARPAGE_BACKEND_COUNT];
-	int count = cp_held_read(m->held_file, held,
-				 CP_MAX_NODES * CLEARPAGE_BACKEND_COUNT);
-	int node, b, i;
-
-	if (count < 0) {
-		/* Keep what was held: better idle than undo a reset. */
-		log_line(LOG_WARNING, "cannot read %s: %s; backends reset by clearpagectl stay as they are",
-			 m->held_file, strerror(-count));
-		return;
-	}
-	memset(now, 0, sizeof(now));
-	for (i = 0; i < count; i++)
-		if (held[i].node < CONFIG_MAX_NODES)
-			now[held[i].node][held[i].backend] = true;
-	for (node = 0; node < CONFIG_MAX_NODES; node++) {
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			struct unit_state *u = &m->nodes[node].unit[b];
-
-			if (u->held == now[node][b])
-				continue;
-			u->held = now[node][b];
-			if (u->held)
-				u->changed_by_us = false;
-			log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
-				  u->held ? "node %d reset to kernel by clearpagectl: leaving it alone until clearpagectl unpin or a reload (%s backend)" :
-					    "node %d handed back after clearpagectl reset: clearpaged manages it again (%s backend)",
-				  node, cp_backend_name(b));
-		}
-	}
-}
-
-/* For clearpagectl status: the daemon's mode and each backend's last decision. */
-static void write_state(struct manager *m, int count)
-{
-	static struct cp_daemon_state state;
-	int i, b, err;
-
-	state.pid = getpid();
-	state.updated = time(NULL);
-	state.attached = m->client != NULL;
-	state.dry_run = m->config.dry_run;
-	state.monitor_only = m->monitor_only;
-	snprintf(state.monitor_reason, sizeof(state.monitor_reason), "%s",
-		 m->monitor_reason);
-	state.count = 0;
-	for (i = 0; m->client && i < count; i++) {
-		unsigned int node = m->infos[i].node;
-
-		if (node >= CONFIG_MAX_NODES)
-			continue;
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			const struct unit_state *u = &m->nodes[node].unit[b];
-			struct cp_backend_state *e = &state.backends[state.count++];
-
-			*e = (struct cp_backend_state){
-				.node = node, .backend = b, .held = u->held,
-				.decided = u->decision.when, .from = -1, .to = -1,
-			};
-			if (!u->decision.when)
-				continue;
-			snprintf(e->action, sizeof(e->action), "%s",
-				 u->decision.action);
-			e->from = u->decision.from;
-			e->to = u->decision.to;
-			snprintf(e->reason, sizeof(e->reason), "%s",
-				 u->decision.reason);
-		}
-	}
-	err = cp_state_write(m->state_file, &state);
-	if (err && err != m->state_error)
-		log_line(LOG_WARNING, "cannot write %s for clearpagectl status: %s",
-			 m->state_file, strerror(-err));
-	m->state_error = err;
-}
-
-/* MetricsFile=: every interval, whether attached or waiting. */
-static void write_metrics(struct manager *m, int count, bool stopped)
-{
-	static struct metrics_node nodes[CP_MAX_NODES];
-	struct timespec now;
-	struct metrics_daemon d = {
-		.stopped = stopped,
-		.attached = m->client != NULL,
-		.monitor_only = m->monitor_only,
-		.dry_run = m->config.dry_run,
-		.pmu = m->pmu_in_use && !m->pmu_unavailable,
-	};
-	int i, b, n = 0, err;
-
-	if (!m->config.metrics_file[0])
-		return;
-	clock_gettime(CLOCK_REALTIME, &now);
-	d.now = now.tv_sec + now.tv_nsec / 1e9;
-	for (i = 0; m->client && i < count; i++) {
-		const struct node_state *st;
-
-		if (m->infos[i].node >= CONFIG_MAX_NODES)
-			continue;
-		st = &m->nodes[m->infos[i].node];
-		nodes[n].info = &m->infos[i];
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
-			nodes[n].unit[b] = (struct metrics_unit){
-				.cold_fraction = st->unit[b].cold_fraction,
-				.ns_per_page = st->unit[b].ns_per_page,
-				.switches = st->unit[b].switches,
-				.reverts = st->unit[b].reverts,
-				.pins_seen = st->unit[b].pins_seen,
-				.slower_returns = st->unit[b].slower_returns,
-				.kernel_estimate_ns = st->unit[b].savings.kernel_ns,
-				.saved_ns = st->unit[b].savings.saved_ns,
-				.saved_uncertainty_ns = baseline_savings_uncertainty(
-					&st->unit[b].savings),
-			};
-		n++;
-	}
-	err = metrics_write(m->config.metrics_file, &d, nodes, n);
-	if (err && err != m->metrics_error)
-		log_line(LOG_WARNING, "cannot write MetricsFile=%s: %s (is its directory writable? see ReadWritePaths= in clearpaged.service)",
-			 m->config.metrics_file, strerror(-err));
-	m->metrics_error = err;
-}
-
 static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 {
 	struct manager *m = arg;
@@ -828,26 +215,26 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	int count, i;
 
 	if (!m->client && attach(m)) {
-		write_metrics(m, 0, false);
-		write_state(m, 0);
+		report_metrics(m, 0, false);
+		report_state(m, 0);
 		goto rearm;
 	}
 	count = cp_dump_nodes(m->client, m->infos, CP_MAX_NODES);
 	if (count < 0) {
 		detach(m, strerror(-count));
-		write_metrics(m, 0, false);
-		write_state(m, 0);
+		report_metrics(m, 0, false);
+		report_state(m, 0);
 		goto rearm;
 	}
-	refresh_held(m);
+	manager_refresh_held(m);
 	for (i = 0; i < count; i++)
 		if (m->infos[i].node < CONFIG_MAX_NODES)
-			step_node(m, &m->infos[i], status, sizeof(status));
+			manager_step_node(m, &m->infos[i], status, sizeof(status));
 	sd_notifyf(0, "STATUS=%s%s", m->monitor_only ? "monitoring only: " :
 			m->config.dry_run ? "dry run: " : "", status);
-	write_metrics(m, count, false);
-	write_savings(m, count);
-	write_state(m, count);
+	report_metrics(m, count, false);
+	report_savings(m, count);
+	report_state(m, count);
 rearm:
 	/* After an early tick (udev), the next one is a full interval away. */
 	next = usec + (uint64_t)(m->config.interval * 1e6);
@@ -933,8 +320,8 @@ static void release_unguarded(struct manager *m)
 
 	for (node = 0; node < CONFIG_MAX_NODES; node++) {
 		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			struct unit_state *u = &m->nodes[node].unit[b];
-			int s = u->backend.node.strategy;
+			struct backend_state *u = &m->nodes[node].backends[b];
+			int s = u->policy.node.strategy;
 			char why[96];
 			int err;
 
@@ -964,8 +351,8 @@ static void release_unguarded(struct manager *m)
 				continue;
 			}
 			u->changed_by_us = false;
-			policy_node_init(&u->backend.node, CLEARPAGE_STRATEGY_KERNEL);
-			u->backend.have_last = false;
+			policy_node_init(&u->policy.node, CLEARPAGE_STRATEGY_KERNEL);
+			u->policy.have_last = false;
 			log_event(LOG_NOTICE, MESSAGE_ID_REVERT,
 				  "node %d %s: returned %s to kernel: %s",
 				  node, cp_backend_name(b),
@@ -1002,7 +389,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si,
 		}
 		/* A reload hands back what clearpagectl reset held. */
 		if (cp_held_write(m->held_file, NULL, 0) == 0)
-			refresh_held(m);
+			manager_refresh_held(m);
 	}
 	sd_notify(0, "READY=1");
 	return 0;
@@ -1017,7 +404,7 @@ static void restore(struct manager *m)
 		return;
 	for (node = 0; node < CONFIG_MAX_NODES; node++) {
 		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			struct unit_state *u = &m->nodes[node].unit[b];
+			struct backend_state *u = &m->nodes[node].backends[b];
 
 			/* Trials end with the daemon (none where none ran). */
 			if (u->known)
@@ -1130,7 +517,7 @@ int manager_run(const struct daemon_config *config, const char *config_root,
 	err = sd_event_loop(m->event);
 	restore(m);
 	/* Says it stopped; a crash leaves a time that is not renewed. */
-	write_metrics(m, 0, true);
+	report_metrics(m, 0, true);
 	unlink(m->state_file);
 	log_line(LOG_INFO, "stopped");
 	if (m->client)

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpaged: one interval of each backend of a node, from the module's
+ * counters to the policy's decision and its application.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "manager-internal.h"
+
+/*
+ * @backend's calibration. The module measures kernel as the kernel clears
+ * (clear_page(), the huge folio walk); a module that does not is read as
+ * the instruction the kernel runs.
+ */
+static void calibration_of(const struct cp_node_info *info, int backend,
+			   struct policy_calibration *c)
+{
+	int i, alias = CLEARPAGE_STRATEGY_REP_STOSQ;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < info->nr_strategies; i++) {
+		const struct cp_strategy_info *s = &info->strategies[i];
+
+		if (!s->has_calibration)
+			continue;
+		c->valid[s->strategy] = true;
+		c->hot_ns[s->strategy] = s->hot_ns[backend];
+		c->cold_ns[s->strategy] = s->cold_ns[backend];
+		if (s->strategy == CLEARPAGE_STRATEGY_REP_STOSB)
+			alias = CLEARPAGE_STRATEGY_REP_STOSB;
+	}
+	if (c->valid[CLEARPAGE_STRATEGY_KERNEL] &&
+	    c->hot_ns[CLEARPAGE_STRATEGY_KERNEL])
+		return;
+	c->valid[CLEARPAGE_STRATEGY_KERNEL] = c->valid[alias];
+	c->hot_ns[CLEARPAGE_STRATEGY_KERNEL] = c->hot_ns[alias];
+	c->cold_ns[CLEARPAGE_STRATEGY_KERNEL] = c->cold_ns[alias];
+}
+
+static unsigned int available_mask(const struct cp_node_info *info)
+{
+	unsigned int mask = 0;
+	int i;
+
+	for (i = 0; i < info->nr_strategies; i++)
+		mask |= 1U << info->strategies[i].strategy;
+	return mask;
+}
+
+static void record_decision(struct backend_state *u, const char *action,
+			    int from, int to, const char *reason)
+{
+	u->decision.when = time(NULL);
+	u->decision.action = action;
+	u->decision.from = from;
+	u->decision.to = to;
+	snprintf(u->decision.reason, sizeof(u->decision.reason), "%s", reason);
+}
+
+static void apply(struct manager *m, const struct cp_node_info *info,
+		  int backend, struct backend_state *u, struct policy_decision *d)
+{
+	const char *message_id = d->action == POLICY_REVERT ? MESSAGE_ID_REVERT :
+							      MESSAGE_ID_SWITCH;
+	int err;
+
+	if (m->config.dry_run) {
+		if (u->dry_run_logged != d->to + 1) {
+			log_decision(LOG_INFO, MESSAGE_ID_DRY_RUN, info->node,
+				     backend, d, "dry run: would switch");
+			record_decision(u, "would-switch", d->from, d->to,
+					d->reason);
+		}
+		u->dry_run_logged = d->to + 1;
+		return;
+	}
+	err = cp_set_strategy(m->client, info->node, backend, d->to,
+			      CLEARPAGE_SOURCE_DAEMON);
+	if (err == -EBUSY) {
+		u->pinned = true;
+		u->pins_seen++;
+		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
+			  "node %u is pinned by an administrator; leaving it alone (%s backend)",
+			  info->node, cp_backend_name(backend));
+		return;
+	}
+	if (err) {
+		log_line(LOG_WARNING, "node %u %s: setting %s failed: %s %s",
+			 info->node, cp_backend_name(backend),
+			 policy_strategy_name(d->to), strerror(-err),
+			 cp_client_error(m->client));
+		return;
+	}
+	policy_applied(&m->config.policy, &u->policy.node, d);
+	u->changed_by_us = true;
+	if (d->action == POLICY_REVERT)
+		u->reverts++;
+	else
+		u->switches++;
+	log_decision(LOG_NOTICE, message_id, info->node, backend, d,
+		     d->action == POLICY_REVERT ? "reverted" : "switched");
+	record_decision(u, d->action == POLICY_REVERT ? "reverted" : "switched",
+			d->from, d->to, d->reason);
+}
+
+/* The node's LLC counters over the interval, where the PMU has them. */
+static void count_misses(struct manager *m, unsigned int node,
+			 struct node_state *n, struct policy_sample *sample)
+{
+	struct pmu_counts c;
+	char why[256];
+	int err;
+
+	if (!n->pmu_open && !m->pmu_unavailable) {
+		err = pmu_open_node(&n->pmu, "/sys", node, why, sizeof(why));
+		if (err) {
+			log_line(LOG_NOTICE, "no cache-miss counters (%s); deciding on the module's signals alone%s",
+				 why, m->config.policy.non_temporal == POLICY_NT_AUTO ?
+				 ", without movnti or clzero (NonTemporal=auto; yes allows them)" : "");
+			m->pmu_unavailable = true;
+			return;
+		}
+		n->pmu_open = true;
+		m->pmu_in_use = true;
+	}
+	if (!n->pmu_open)
+		return;
+	err = pmu_read_node(&n->pmu, &c);
+	if (err < 0) {
+		log_line(LOG_WARNING, "node %u: reading cache-miss counters failed: %s; closing them",
+			 node, strerror(-err));
+		pmu_close_node(&n->pmu);
+		n->pmu_open = false;
+		return;
+	}
+	if (err == 0 || !c.value[PMU_KERNEL_REFERENCES])
+		return;
+	sample->counted = true;
+	sample->kernel_miss_ratio = (double)c.value[PMU_KERNEL_MISSES] /
+				    c.value[PMU_KERNEL_REFERENCES];
+	sample->user_misses = (double)c.value[PMU_USER_MISSES];
+}
+
+/* The module's counters for @backend of the node, for the sample builder. */
+/*
+ * Trials run where the module has them, the configuration wants them and
+ * the daemon may change the backend (not pinned, not monitoring only, not
+ * a dry run: trials change how some frames are cleared).
+ */
+static bool trials_wanted(const struct manager *m,
+			  const struct cp_backend_info *be)
+{
+	return be->has_trials && m->config.policy.trial_candidates &&
+	       !be->pinned && !m->monitor_only && !m->config.dry_run;
+}
+
+/* Pinned by an administrator, or reset by clearpagectl: not ours. */
+static bool hands_off(const struct cp_backend_info *be,
+		      const struct backend_state *u)
+{
+	return be->pinned || u->held;
+}
+
+/* Set the backend's trial candidates to what the policy wants now. */
+static void set_trials(struct manager *m, const struct cp_node_info *info,
+		       int backend, struct backend_state *u,
+		       const struct policy_calibration *calibration,
+		       bool counted)
+{
+	const struct cp_backend_info *be = &info->backend[backend];
+	unsigned int trials = 0;
+	int err;
+
+	if (!be->has_trials)
+		return;
+	if (trials_wanted(m, be) && !u->pinned && !u->held)
+		trials = policy_trials(&m->config.policy,
+				       m->allowed & available_mask(info),
+				       counted, calibration, &u->policy.node);
+	if (trials == be->trials)
+		return;
+	err = cp_set_trials(m->client, info->node, backend, trials);
+	if (err == -EBUSY) {
+		u->pinned = true;
+		return;
+	}
+	if (err)
+		log_line(LOG_WARNING, "node %u %s: setting trials failed: %s %s",
+			 info->node, cp_backend_name(backend), strerror(-err),
+			 cp_client_error(m->client));
+	else
+		log_line(LOG_DEBUG, "node %u %s: trials %#x", info->node,
+			 cp_backend_name(backend), trials);
+}
+
+/*
+ * The policy's guard found the backend's strategy slower than the kernel's
+ * routine over the window (@d): return it to kernel, or, pinned, in a dry
+ * run or monitoring only, say once what would happen.
+ */
+static void guard_act(struct manager *m, const struct cp_node_info *info,
+		      int backend, struct backend_state *u,
+		      struct policy_decision *d)
+{
+	const struct cp_backend_info *be = &info->backend[backend];
+	int err;
+
+	if (d->action == POLICY_HOLD || m->monitor_only || m->config.dry_run) {
+		if (!u->slower_warned)
+			log_slower(LOG_WARNING, be->pinned ? MESSAGE_ID_SLOWER_PINNED :
+				   MESSAGE_ID_DRY_RUN, info->node, backend,
+				   be->strategy, d->ns_per_page,
+				   d->kernel_ns_per_page, d->window_seconds,
+				   be->pinned ? "pinned by an administrator: leaving it" :
+				   m->monitor_only ? "monitoring only: would return it to kernel" :
+				   "dry run: would return it to kernel");
+		u->slower_warned = true;
+		return;
+	}
+	err = cp_set_strategy(m->client, info->node, backend,
+			      CLEARPAGE_STRATEGY_KERNEL, CLEARPAGE_SOURCE_DAEMON);
+	if (err) {
+		if (err == -EBUSY)
+			u->pinned = true;
+		log_line(LOG_WARNING, "node %u %s: returning to kernel failed: %s %s",
+			 info->node, cp_backend_name(backend), strerror(-err),
+			 cp_client_error(m->client));
+		return;
+	}
+	policy_applied(&m->config.policy, &u->policy.node, d);
+	u->changed_by_us = true;
+	u->slower_returns++;
+	record_decision(u, "returned", be->strategy, CLEARPAGE_STRATEGY_KERNEL,
+			"slower than the kernel's routine over the window");
+	log_slower(LOG_NOTICE, MESSAGE_ID_SLOWER, info->node, backend,
+		   be->strategy, d->ns_per_page, d->kernel_ns_per_page,
+		   d->window_seconds, "returned to kernel");
+}
+
+static void step_backend(struct manager *m, const struct cp_node_info *info,
+		      int backend, struct backend_state *u,
+		      const struct policy_sample *pmu)
+{
+	const struct cp_backend_info *be = &info->backend[backend];
+	struct policy_calibration calibration;
+	struct policy_sample sample;
+	struct baseline_interval interval;
+	struct policy_counters now;
+	struct policy_decision d;
+	struct policy_extra extra;
+
+	if (!u->known) {
+		/* Later changes of the pin arrive as events (on_module_event). */
+		u->pinned = be->pinned;
+		/*
+		 * Set by an earlier clearpaged that could not return it (a
+		 * crash, SIGKILL, a lost event socket): ours to guard, and to
+		 * return on stop.
+		 */
+		if (be->source == CLEARPAGE_SOURCE_DAEMON && !be->pinned &&
+		    be->strategy != CLEARPAGE_STRATEGY_KERNEL) {
+			u->changed_by_us = true;
+			log_line(LOG_NOTICE, "node %u %s: on %s, set by an earlier clearpaged: adopted, guarded and returned to kernel on stop",
+				 info->node, cp_backend_name(backend),
+				 policy_strategy_name(be->strategy));
+		}
+	}
+	u->known = true;
+	cp_backend_counters(info, backend, &now);
+	/* The node's cache-miss counters, read once for both backends. */
+	extra = (struct policy_extra){
+		.trials = trials_wanted(m, be) && !u->held,
+		.counted = pmu->counted,
+		.kernel_miss_ratio = pmu->kernel_miss_ratio,
+		.user_misses = pmu->user_misses,
+	};
+	calibration_of(info, backend, &calibration);
+	policy_backend_step(&m->config.policy, m->allowed & available_mask(info),
+			    &calibration, &u->policy, &now, &extra,
+			    hands_off(be, u), &sample, &d);
+	/* The live baseline: the time saved against the kernel's routine. */
+	baseline_interval_from_sample(be->strategy, &sample, m->config.interval,
+				      &interval);
+	baseline_savings_add(&u->savings, &interval,
+			     m->config.policy.min_samples);
+	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f, saved %.0f ns this interval: %s",
+		 info->node, cp_backend_name(backend),
+		 policy_strategy_name(be->strategy),
+		 (unsigned long long)sample.samples, sample.ns_per_page,
+		 d.cold_fraction, sample.counted ? sample.kernel_miss_ratio : -1,
+		 d.user_misses_per_page,
+		 u->savings.last_valid ? u->savings.last_saved_ns : 0, d.reason);
+	u->cold_fraction = d.cold_fraction;
+	u->ns_per_page = sample.samples ? sample.ns_per_page : 0;
+	if (d.slower)
+		guard_act(m, info, backend, u, &d);
+	else if (d.action != POLICY_HOLD)
+		apply(m, info, backend, u, &d);
+	if (!d.slower)
+		u->slower_warned = false;
+	set_trials(m, info, backend, u, &calibration, sample.counted);
+}
+
+void manager_step_node(struct manager *m, const struct cp_node_info *info,
+		      char *status, size_t status_size)
+{
+	struct node_state *n = &m->nodes[info->node];
+	struct policy_sample counters = { 0 };
+	int b;
+
+	/* The node's cache-miss counters, read once, inform both backends. */
+	count_misses(m, info->node, n, &counters);
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+		step_backend(m, info, b, &n->backends[b], &counters);
+	report_summary(m, info, n);
+	report_status_line(status, status_size, info, n);
+}
+
+/*
+ * The backends clearpagectl reset left on kernel: hands off until
+ * clearpagectl unpin takes them out of the file or a reload removes it.
+ */
+void manager_refresh_held(struct manager *m)
+{
+	static struct cp_held held[CP_MAX_NODES * CLEARPAGE_BACKEND_COUNT];
+	static bool now[CONFIG_MAX_NODES][CLEARPAGE_BACKEND_COUNT];
+	int count = cp_held_read(m->held_file, held,
+				 CP_MAX_NODES * CLEARPAGE_BACKEND_COUNT);
+	int node, b, i;
+
+	if (count < 0) {
+		/* Keep what was held: better idle than undo a reset. */
+		log_line(LOG_WARNING, "cannot read %s: %s; backends reset by clearpagectl stay as they are",
+			 m->held_file, strerror(-count));
+		return;
+	}
+	memset(now, 0, sizeof(now));
+	for (i = 0; i < count; i++)
+		if (held[i].node < CONFIG_MAX_NODES)
+			now[held[i].node][held[i].backend] = true;
+	for (node = 0; node < CONFIG_MAX_NODES; node++) {
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			struct backend_state *u = &m->nodes[node].backends[b];
+
+			if (u->held == now[node][b])
+				continue;
+			u->held = now[node][b];
+			if (u->held)
+				u->changed_by_us = false;
+			log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
+				  u->held ? "node %d reset to kernel by clearpagectl: leaving it alone until clearpagectl unpin or a reload (%s backend)" :
+					    "node %d handed back after clearpagectl reset: clearpaged manages it again (%s backend)",
+				  node, cp_backend_name(b));
+		}
+	}
+}
