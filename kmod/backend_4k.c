@@ -14,7 +14,7 @@
  *           cleared; only then unregister.
  *
  * Nor is a request stripped while a livepatch transition runs, whoever
- * started it: a module load (backends.c then disarms the probe before the
+ * started it: a module load (arming.c then disarms the probe before the
  * transition starts), a write to /sys/kernel/livepatch/NAME/enabled, or the
  * reversal of a transition, which no notifier announces. The livepatch core
  * marks every task for the whole transition (patch_state), so the entry
@@ -25,7 +25,7 @@
  * already in flight when such a transition starts: it lasts one page
  * allocation and clear, against the whole transition before.
  *
- * When it is armed is backends.c's decision; this file only arms, disarms
+ * When it is armed is arming.c's decision; this file only arms, disarms
  * and clears.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -462,7 +462,7 @@ static struct klp_func clearpage_huge_funcs[3] = {
 
 static struct klp_object clearpage_huge_objs[] = {
 	{
-		/* name NULL: vmlinux; callbacks: backends.c */
+		/* name NULL: vmlinux; callbacks: arming.c */
 		.funcs = clearpage_huge_funcs,
 	},
 	{}

@@ -19,35 +19,6 @@
 
 static DEFINE_PER_CPU(unsigned int, clearpage_sample_sequence);
 
-/*
- * The managed nodes, by node id: published by node.c once complete, read
- * locklessly by the clearing paths.
- */
-static struct clearpage_node *clearpage_nodes[MAX_NUMNODES];
-
-void clearpage_node_publish(int nid, struct clearpage_node *node)
-{
-	WRITE_ONCE(clearpage_nodes[nid], node);
-}
-
-struct clearpage_node *clearpage_node_get(int nid)
-{
-	if (nid < 0 || nid >= MAX_NUMNODES)
-		return NULL;
-	return READ_ONCE(clearpage_nodes[nid]);
-}
-
-/* The next managed node after @nid, or MAX_NUMNODES. */
-int clearpage_next_node(int nid, struct clearpage_node **node)
-{
-	for (nid++; nid < MAX_NUMNODES; nid++) {
-		*node = clearpage_node_get(nid);
-		if (*node)
-			break;
-	}
-	return nid;
-}
-
 /* A node clearpage does not manage (NULL) clears as the kernel does. */
 int clearpage_node_strategy(struct clearpage_node *node, int backend)
 {

@@ -2,7 +2,6 @@
 #ifndef _CLEARPAGE_H
 #define _CLEARPAGE_H
 
-#include <linux/kobject.h>
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
@@ -60,7 +59,6 @@ struct clearpage_choice {
 struct clearpage_node {
 	int nid;
 	struct clearpage_choice choice[CLEARPAGE_BACKEND_COUNT];
-	struct kobject kobj;
 	struct clearpage_node_stats __percpu *stats;
 	struct mutex calibration_lock;
 	/*
@@ -79,14 +77,19 @@ struct clearpage_node {
 /* sysfs.c, netlink.c: the ABI */
 int clearpage_sysfs_create(void);
 void clearpage_sysfs_remove(void);
-extern const struct kobj_type clearpage_node_ktype;
 int clearpage_nl_register(void);
 void clearpage_nl_unregister(void);
 
-/* node.c: strategy and pin per node and backend */
+/* node.c: the table of managed nodes, strategy and pin per node and backend */
+void clearpage_node_publish(int nid, struct clearpage_node *node);
+struct clearpage_node *clearpage_node_get(int nid);
+int clearpage_next_node(int nid, struct clearpage_node **node);
+/* Every node clearpage manages, in node id order. */
+#define for_each_clearpage_node(node, nid)                                 \
+	for ((nid) = clearpage_next_node(-1, &(node)); (nid) < MAX_NUMNODES; \
+	     (nid) = clearpage_next_node((nid), &(node)))
 int clearpage_nodes_create(int default_strategy);
 void clearpage_nodes_destroy(void);
-void clearpage_node_release(struct kobject *kobj);
 /* @backend: one, or CLEARPAGE_BACKEND_ALL. */
 int clearpage_node_set_strategy(struct clearpage_node *node, int backend,
 				int strategy, enum clearpage_source source);
@@ -99,12 +102,18 @@ int clearpage_trials_check(unsigned int trials);
 int clearpage_node_calibrate(struct clearpage_node *node);
 void clearpage_node_stats_sum(struct clearpage_node *node,
 			      struct clearpage_node_stats *sum);
-/* The one hook up: told of every change, under clearpage_lock. */
+/* Who is told of every change, under clearpage_lock: node.c announces. */
+enum clearpage_notify {
+	CLEARPAGE_NOTIFY_SYSFS,		/* the change uevent */
+	CLEARPAGE_NOTIFY_NETLINK,	/* the multicast event */
+	CLEARPAGE_NOTIFY_COUNT
+};
 typedef void (*clearpage_notify_fn)(struct clearpage_node *node, int backend,
 				    int old_strategy);
-void clearpage_node_set_notify(clearpage_notify_fn fn);
+void clearpage_node_set_notify(enum clearpage_notify who,
+			       clearpage_notify_fn fn);
 
-/* backends.c: which backends are armed, and when */
+/* arming.c: which backends are armed, and when (other livepatches too) */
 void clearpage_backends_init(void);
 void clearpage_backends_exit(void);
 void clearpage_backends_update(void);
@@ -133,16 +142,9 @@ bool clearpage_4k_armed(void);
 bool clearpage_4k_transition_running(void);
 int clearpage_4k_error(void);
 
-/* clear.c: clearing and accounting, and the table of managed nodes */
-void clearpage_node_publish(int nid, struct clearpage_node *node);
-struct clearpage_node *clearpage_node_get(int nid);
+/* clear.c: clearing and accounting */
 int clearpage_node_strategy(struct clearpage_node *node, int backend);
 bool clearpage_any_node_intercepted(int backend);
-int clearpage_next_node(int nid, struct clearpage_node **node);
-/* Every node clearpage manages, in node id order. */
-#define for_each_clearpage_node(node, nid)                                 \
-	for ((nid) = clearpage_next_node(-1, &(node)); (nid) < MAX_NUMNODES; \
-	     (nid) = clearpage_next_node((nid), &(node)))
 void clearpage_run(int strategy, void *kaddr);
 void clearpage_run_range(int strategy, void *kaddr, unsigned long bytes);
 void clearpage_clear_page(struct clearpage_node *node, int strategy,

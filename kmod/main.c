@@ -7,15 +7,20 @@
  *
  *   main.c
  *   sysfs.c, netlink.c        the ABI
- *   node.c                    strategy and pin per node and backend
- *   backends.c, calibration.c arming; measuring a node
+ *   node.c                    the node table; strategy and pin per node
+ *                             and backend
+ *   arming.c, calibration.c   arming the backends (beside other
+ *                             livepatches); measuring a node
  *   backend_4k.c, backend_huge.c
- *   clear.c                   clearing and accounting, the node table
+ *   clear.c                   clearing and accounting
  *   strategy.c                strategies, CPU, parameters, clearpage_lock
  *
- * One call goes up, through a documented hook: node.c notifies netlink.c
- * of every change (clearpage_node_set_notify()). The livepatch core calls
- * backends.c's callbacks around the huge backend's transitions.
+ * sysfs.c owns its kobjects (a directory per node pointing at it); node.c
+ * knows none. One call goes up, through documented hooks: node.c, the one
+ * place a change is announced, tells sysfs.c (the change uevent) and
+ * netlink.c (the multicast event) through clearpage_node_set_notify(). The
+ * livepatch core calls arming.c's callbacks around the huge backend's
+ * transitions.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -450,7 +450,7 @@ int clearpage_nl_register(void)
 
 	if (!err) {
 		mutex_lock(&clearpage_lock);
-		clearpage_node_set_notify(clearpage_nl_notify);
+		clearpage_node_set_notify(CLEARPAGE_NOTIFY_NETLINK, clearpage_nl_notify);
 		mutex_unlock(&clearpage_lock);
 	}
 	return err;
@@ -463,7 +463,7 @@ int clearpage_nl_register(void)
 void clearpage_nl_unregister(void)
 {
 	mutex_lock(&clearpage_lock);
-	clearpage_node_set_notify(NULL);
+	clearpage_node_set_notify(CLEARPAGE_NOTIFY_NETLINK, NULL);
 	mutex_unlock(&clearpage_lock);
 	genl_unregister_family(&clearpage_family);
 }

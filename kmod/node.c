@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-node state: a strategy and a pin per backend, and the counters. The
- * clearing paths read a node's strategy locklessly once per clear; every
- * change happens under clearpage_lock, is announced with a uevent and a
- * netlink event per backend changed, and re-evaluates which backends must
- * be armed.
+ * The managed nodes: their table, and per node a strategy and a pin per
+ * backend, and the counters. The clearing paths read a node's strategy
+ * locklessly once per clear; every change happens under clearpage_lock, is
+ * announced here (a uevent and a netlink event per backend changed, through
+ * the layers' hooks) and re-evaluates which backends must be armed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/kobject.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
 #include <linux/percpu.h>
@@ -17,41 +16,57 @@
 
 #include "clearpage.h"
 
-
 /*
- * The one notification hook: who else hears of a change (netlink's
- * multicast event), registered by that layer while it is up. Called under
- * clearpage_lock, so registration under the lock makes unload safe.
+ * The managed nodes, by node id: published here once complete, read
+ * locklessly by the clearing paths.
  */
-static clearpage_notify_fn clearpage_notify_hook;
+static struct clearpage_node *clearpage_nodes[MAX_NUMNODES];
 
-void clearpage_node_set_notify(clearpage_notify_fn fn)
+void clearpage_node_publish(int nid, struct clearpage_node *node)
 {
-	lockdep_assert_held(&clearpage_lock);
-	clearpage_notify_hook = fn;
+	WRITE_ONCE(clearpage_nodes[nid], node);
 }
 
+struct clearpage_node *clearpage_node_get(int nid)
+{
+	if (nid < 0 || nid >= MAX_NUMNODES)
+		return NULL;
+	return READ_ONCE(clearpage_nodes[nid]);
+}
+
+/* The next managed node after @nid, or MAX_NUMNODES. */
+int clearpage_next_node(int nid, struct clearpage_node **node)
+{
+	for (nid++; nid < MAX_NUMNODES; nid++) {
+		*node = clearpage_node_get(nid);
+		if (*node)
+			break;
+	}
+	return nid;
+}
+
+/*
+ * Who hears of a change: sysfs (the change uevent) and netlink (the
+ * multicast event), each registered by its layer while it is up. Called
+ * under clearpage_lock, so registration under the lock makes unload safe.
+ */
+static clearpage_notify_fn clearpage_notify_hooks[CLEARPAGE_NOTIFY_COUNT];
+
+void clearpage_node_set_notify(enum clearpage_notify who, clearpage_notify_fn fn)
+{
+	lockdep_assert_held(&clearpage_lock);
+	clearpage_notify_hooks[who] = fn;
+}
+
+/* The one place a change is announced. */
 static void clearpage_node_announce(struct clearpage_node *node, int backend,
 				    int old_strategy)
 {
-	const struct clearpage_choice *choice = &node->choice[backend];
-	char env_node[32], env_backend[32], env_strategy[48], env_source[48];
-	char env_pinned[32];
-	char *envp[] = { env_node, env_backend, env_strategy, env_source,
-			 env_pinned, NULL };
+	int i;
 
-	snprintf(env_node, sizeof(env_node), "CLEARPAGE_NODE=%d", node->nid);
-	snprintf(env_backend, sizeof(env_backend), "CLEARPAGE_BACKEND=%s",
-		 clearpage_backend_names[backend]);
-	snprintf(env_strategy, sizeof(env_strategy), "CLEARPAGE_STRATEGY=%s",
-		 clearpage_strategy_names[choice->strategy]);
-	snprintf(env_source, sizeof(env_source), "CLEARPAGE_SOURCE=%s",
-		 clearpage_source_name(choice->last_source));
-	snprintf(env_pinned, sizeof(env_pinned), "CLEARPAGE_PINNED=%d",
-		 choice->pinned);
-	kobject_uevent_env(&node->kobj, KOBJ_CHANGE, envp);
-	if (clearpage_notify_hook)
-		clearpage_notify_hook(node, backend, old_strategy);
+	for (i = 0; i < CLEARPAGE_NOTIFY_COUNT; i++)
+		if (clearpage_notify_hooks[i])
+			clearpage_notify_hooks[i](node, backend, old_strategy);
 }
 
 /* Record a change of @backend on @node and announce it. */
@@ -280,8 +295,6 @@ static struct clearpage_node *clearpage_node_alloc(int nid, int strategy)
 		return NULL;
 	}
 	node->nid = nid;
-	/* Added to sysfs by clearpage_sysfs_create(); freed by the last put. */
-	kobject_init(&node->kobj, &clearpage_node_ktype);
 	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
 		node->choice[b] = (struct clearpage_choice){
 			.strategy = strategy,
@@ -292,12 +305,8 @@ static struct clearpage_node *clearpage_node_alloc(int nid, int strategy)
 	return node;
 }
 
-/* kobject release: the last reference to a node is gone. */
-void clearpage_node_release(struct kobject *kobj)
+static void clearpage_node_free(struct clearpage_node *node)
 {
-	struct clearpage_node *node =
-		container_of(kobj, struct clearpage_node, kobj);
-
 	free_percpu(node->stats);
 	kfree(node);
 }
@@ -335,6 +344,6 @@ void clearpage_nodes_destroy(void)
 
 	for_each_clearpage_node(node, nid) {
 		clearpage_node_publish(nid, NULL);
-		kobject_put(&node->kobj);
+		clearpage_node_free(node);
 	}
 }

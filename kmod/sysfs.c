@@ -5,6 +5,7 @@
  */
 #include <linux/capability.h>
 #include <linux/kobject.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
@@ -12,6 +13,18 @@
 
 /* A kset, so that the nodes' change uevents have somewhere to go. */
 static struct kset *clearpage_kset;
+
+/*
+ * A node's directory: sysfs's own object, pointing at the node, which
+ * node.c owns and frees (after clearpage_sysfs_remove(), which waits for
+ * every show and store in flight). By node id, for the change uevents.
+ */
+struct clearpage_node_kobj {
+	struct kobject kobj;
+	struct clearpage_node *node;
+};
+
+static struct clearpage_node_kobj *clearpage_node_kobjs[MAX_NUMNODES];
 
 static ssize_t available_strategies_show(struct kobject *kobj,
 					 struct kobj_attribute *attr,
@@ -67,7 +80,7 @@ static const struct attribute_group clearpage_root_group = {
 
 static struct clearpage_node *to_node(struct kobject *kobj)
 {
-	return container_of(kobj, struct clearpage_node, kobj);
+	return container_of(kobj, struct clearpage_node_kobj, kobj)->node;
 }
 
 /* A node file of one backend, or of all of them (CLEARPAGE_BACKEND_ALL). */
@@ -346,11 +359,41 @@ static struct attribute *clearpage_node_attrs[] = {
 };
 ATTRIBUTE_GROUPS(clearpage_node);
 
-const struct kobj_type clearpage_node_ktype = {
+static void clearpage_node_kobj_release(struct kobject *kobj)
+{
+	kfree(container_of(kobj, struct clearpage_node_kobj, kobj));
+}
+
+static const struct kobj_type clearpage_node_ktype = {
 	.sysfs_ops = &kobj_sysfs_ops,
-	.release = clearpage_node_release,
+	.release = clearpage_node_kobj_release,
 	.default_groups = clearpage_node_groups,
 };
+
+/* The change uevent of a backend of a node (doc/ABI). */
+static void clearpage_sysfs_node_changed(struct clearpage_node *node,
+					 int backend, int old_strategy)
+{
+	const struct clearpage_choice *choice = &node->choice[backend];
+	struct clearpage_node_kobj *nk = clearpage_node_kobjs[node->nid];
+	char env_node[32], env_backend[32], env_strategy[48], env_source[48];
+	char env_pinned[32];
+	char *envp[] = { env_node, env_backend, env_strategy, env_source,
+			 env_pinned, NULL };
+
+	if (!nk)
+		return;
+	snprintf(env_node, sizeof(env_node), "CLEARPAGE_NODE=%d", node->nid);
+	snprintf(env_backend, sizeof(env_backend), "CLEARPAGE_BACKEND=%s",
+		 clearpage_backend_names[backend]);
+	snprintf(env_strategy, sizeof(env_strategy), "CLEARPAGE_STRATEGY=%s",
+		 clearpage_strategy_names[choice->strategy]);
+	snprintf(env_source, sizeof(env_source), "CLEARPAGE_SOURCE=%s",
+		 clearpage_source_name(choice->last_source));
+	snprintf(env_pinned, sizeof(env_pinned), "CLEARPAGE_PINNED=%d",
+		 choice->pinned);
+	kobject_uevent_env(&nk->kobj, KOBJ_CHANGE, envp);
+}
 
 /* /sys/kernel/clearpage and a directory per node, once the nodes exist. */
 int clearpage_sysfs_create(void)
@@ -365,12 +408,27 @@ int clearpage_sysfs_create(void)
 	if (err)
 		goto fail;
 	for_each_clearpage_node(node, nid) {
-		node->kobj.kset = clearpage_kset;
-		err = kobject_add(&node->kobj, NULL, "node%d", node->nid);
-		if (err)
+		struct clearpage_node_kobj *nk = kzalloc(sizeof(*nk), GFP_KERNEL);
+
+		if (!nk) {
+			err = -ENOMEM;
 			goto fail;
-		kobject_uevent(&node->kobj, KOBJ_ADD);
+		}
+		nk->node = node;
+		kobject_init(&nk->kobj, &clearpage_node_ktype);
+		nk->kobj.kset = clearpage_kset;
+		err = kobject_add(&nk->kobj, NULL, "node%d", nid);
+		if (err) {
+			kobject_put(&nk->kobj);
+			goto fail;
+		}
+		clearpage_node_kobjs[nid] = nk;
+		kobject_uevent(&nk->kobj, KOBJ_ADD);
 	}
+	mutex_lock(&clearpage_lock);
+	clearpage_node_set_notify(CLEARPAGE_NOTIFY_SYSFS,
+				  clearpage_sysfs_node_changed);
+	mutex_unlock(&clearpage_lock);
 	return 0;
 fail:
 	clearpage_sysfs_remove();
@@ -383,18 +441,21 @@ fail:
  */
 void clearpage_sysfs_remove(void)
 {
-	struct clearpage_node *node;
 	int nid;
 
-	/*
-	 * The remove uevent goes now, while the kset exists: the final put in
-	 * clearpage_nodes_destroy() comes after the kset is gone.
-	 */
-	for_each_clearpage_node(node, nid) {
-		if (!node->kobj.state_in_sysfs)
+	mutex_lock(&clearpage_lock);
+	clearpage_node_set_notify(CLEARPAGE_NOTIFY_SYSFS, NULL);
+	mutex_unlock(&clearpage_lock);
+	for (nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct clearpage_node_kobj *nk = clearpage_node_kobjs[nid];
+
+		if (!nk)
 			continue;
-		kobject_uevent(&node->kobj, KOBJ_REMOVE);
-		kobject_del(&node->kobj);
+		/* The remove uevent goes while the kset exists. */
+		kobject_uevent(&nk->kobj, KOBJ_REMOVE);
+		kobject_del(&nk->kobj);
+		kobject_put(&nk->kobj);
+		clearpage_node_kobjs[nid] = NULL;
 	}
 	if (clearpage_kset) {
 		sysfs_remove_group(&clearpage_kset->kobj,
