@@ -467,19 +467,44 @@ static void savings_path(struct manager *m)
 	snprintf(m->held_file, sizeof(m->held_file), "%s/held", dir);
 }
 
-int manager_run(const struct daemon_config *config, const char *config_root,
-		const struct daemon_overrides *overrides)
+/* Everything manager_new() and manager_start() made; NULL is fine. */
+static void manager_free(struct manager *m)
+{
+	if (!m)
+		return;
+	if (m->client)
+		disconnect(m);
+	sd_event_source_unref(m->udev_source);
+	udev_monitor_unref(m->udev_monitor);
+	udev_unref(m->udev);
+	sd_event_source_unref(m->timer);
+	sd_event_unref(m->event);
+	if (m->allowlist_loaded)
+		allowlist_free(&m->allowlist);
+	free(m);
+}
+
+static struct manager *manager_new(const struct daemon_config *config,
+				   const char *config_root,
+				   const struct daemon_overrides *overrides)
 {
 	struct manager *m = calloc(1, sizeof(*m));
-	sigset_t mask;
-	int err;
 
 	if (!m)
-		return 1;
+		return NULL;
 	m->config = *config;
 	m->config_root = config_root;
 	m->overrides = *overrides;
 	savings_path(m);
+	return m;
+}
+
+/* The event sources: signals, the interval, udev; then attach. */
+static int manager_start(struct manager *m)
+{
+	sigset_t mask;
+	int err;
+
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
@@ -504,12 +529,31 @@ int manager_run(const struct daemon_config *config, const char *config_root,
 	if (err >= 0)
 		err = sd_event_set_watchdog(m->event, true);
 	if (err < 0) {
-		log_line(LOG_ERR, "cannot set up the event loop: %s", strerror(-err));
-		return 1;
+		log_line(LOG_ERR, "cannot set up the event loop: %s",
+			 strerror(-err));
+		return err;
 	}
 	if (setup_udev(m) < 0)
 		log_line(LOG_WARNING, "no udev monitor: module loads and CPU or node hotplug are noticed at the next interval");
 	attach(m);
+	return 0;
+}
+
+int manager_run(const struct daemon_config *config, const char *config_root,
+		const struct daemon_overrides *overrides)
+{
+	struct manager *m = manager_new(config, config_root, overrides);
+	int err;
+
+	if (!m) {
+		log_line(LOG_ERR, "cannot start: out of memory");
+		return 1;
+	}
+	err = manager_start(m);
+	if (err < 0) {
+		manager_free(m);
+		return 1;
+	}
 	sd_notify(0, "READY=1");
 	log_line(LOG_INFO, "started%s, interval %gs",
 		 m->config.dry_run ? " in dry-run mode" : "", m->config.interval);
@@ -520,15 +564,6 @@ int manager_run(const struct daemon_config *config, const char *config_root,
 	report_metrics(m, 0, true);
 	unlink(m->state_file);
 	log_line(LOG_INFO, "stopped");
-	if (m->client)
-		disconnect(m);
-	sd_event_source_unref(m->udev_source);
-	udev_monitor_unref(m->udev_monitor);
-	udev_unref(m->udev);
-	sd_event_source_unref(m->timer);
-	sd_event_unref(m->event);
-	if (m->allowlist_loaded)
-		allowlist_free(&m->allowlist);
-	free(m);
+	manager_free(m);
 	return err < 0 ? 1 : 0;
 }

@@ -112,8 +112,9 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 }
 
 /* The node's LLC counters over the interval, where the PMU has them. */
+/* The node's LLC counters over the interval, where the PMU has them. */
 static void count_misses(struct manager *m, unsigned int node,
-			 struct node_state *n, struct policy_sample *sample)
+			 struct node_state *n, struct policy_extra *pmu)
 {
 	struct pmu_counts c;
 	char why[256];
@@ -143,13 +144,12 @@ static void count_misses(struct manager *m, unsigned int node,
 	}
 	if (err == 0 || !c.value[PMU_KERNEL_REFERENCES])
 		return;
-	sample->counted = true;
-	sample->kernel_miss_ratio = (double)c.value[PMU_KERNEL_MISSES] /
-				    c.value[PMU_KERNEL_REFERENCES];
-	sample->user_misses = (double)c.value[PMU_USER_MISSES];
+	pmu->counted = true;
+	pmu->kernel_miss_ratio = (double)c.value[PMU_KERNEL_MISSES] /
+				 c.value[PMU_KERNEL_REFERENCES];
+	pmu->user_misses = (double)c.value[PMU_USER_MISSES];
 }
 
-/* The module's counters for @backend of the node, for the sample builder. */
 /*
  * Trials run where the module has them, the configuration wants them and
  * the daemon may change the backend (not pinned, not monitoring only, not
@@ -246,8 +246,8 @@ static void guard_act(struct manager *m, const struct cp_node_info *info,
 }
 
 static void step_backend(struct manager *m, const struct cp_node_info *info,
-		      int backend, struct backend_state *u,
-		      const struct policy_sample *pmu)
+			 int backend, struct backend_state *u,
+			 const struct policy_extra *pmu)
 {
 	const struct cp_backend_info *be = &info->backend[backend];
 	struct policy_calibration calibration;
@@ -255,7 +255,7 @@ static void step_backend(struct manager *m, const struct cp_node_info *info,
 	struct baseline_interval interval;
 	struct policy_counters now;
 	struct policy_decision d;
-	struct policy_extra extra;
+	struct policy_extra extra = *pmu;
 
 	if (!u->known) {
 		/* Later changes of the pin arrive as events (on_module_event). */
@@ -276,12 +276,7 @@ static void step_backend(struct manager *m, const struct cp_node_info *info,
 	u->known = true;
 	cp_backend_counters(info, backend, &now);
 	/* The node's cache-miss counters, read once for both backends. */
-	extra = (struct policy_extra){
-		.trials = trials_wanted(m, be) && !u->held,
-		.counted = pmu->counted,
-		.kernel_miss_ratio = pmu->kernel_miss_ratio,
-		.user_misses = pmu->user_misses,
-	};
+	extra.trials = trials_wanted(m, be) && !u->held;
 	calibration_of(info, backend, &calibration);
 	policy_backend_step(&m->config.policy, m->allowed & available_mask(info),
 			    &calibration, &u->policy, &now, &extra,
@@ -313,13 +308,13 @@ void manager_step_node(struct manager *m, const struct cp_node_info *info,
 		      char *status, size_t status_size)
 {
 	struct node_state *n = &m->nodes[info->node];
-	struct policy_sample counters = { 0 };
+	struct policy_extra pmu = { 0 };
 	int b;
 
 	/* The node's cache-miss counters, read once, inform both backends. */
-	count_misses(m, info->node, n, &counters);
+	count_misses(m, info->node, n, &pmu);
 	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
-		step_backend(m, info, b, &n->backends[b], &counters);
+		step_backend(m, info, b, &n->backends[b], &pmu);
 	report_summary(m, info, n);
 	report_status_line(status, status_size, info, n);
 }
