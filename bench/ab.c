@@ -148,7 +148,20 @@ static const char plot[] =
 	"plot csv using (strcol(1) eq 'A' ? $2 : 1/0):3 with linespoints pt 7 title 'A', "
 	"csv using (strcol(1) eq 'B' ? $2 : 1/0):3 with linespoints pt 5 title 'B'\n";
 
-int bench_ab(int argc, char **argv)
+/* One A/B comparison: what the command line asked for, and what ran. */
+struct ab {
+	const char *cmd[2], *setup[2], *name[2];
+	unsigned long repeats;
+	double confidence;
+	bool perf;
+	struct metric metrics[MAX_METRICS];
+	int nr_metrics;
+	char perf_file[640];
+};
+
+/* The command line into @ab and @args; BENCH_GO_ON, or the exit status. */
+static int ab_parse(int argc, char **argv, struct ab *ab,
+		    struct bench_args *args)
 {
 	static const struct option options[] = {
 		{ "a", required_argument, NULL, 'a' },
@@ -163,86 +176,83 @@ int bench_ab(int argc, char **argv)
 		BENCH_OPTION_OUT, BENCH_OPTION_HELP,
 		{}
 	};
-	const char *cmd[2] = { NULL, NULL }, *setup[2] = { NULL, NULL };
-	const char *name[2] = { "A", "B" }, *dir = "bench-results";
-	unsigned long repeats = 10;
-	double confidence = 0.95;
-	bool perf = false;
-	struct metric metrics[MAX_METRICS] = {};
-	int nr_metrics = 0, opt, err = 0;
-	char perf_file[640];
-	struct bench_out out;
-	json_object *results, *list;
 	char *end;
-	struct bench_args args = BENCH_ARGS(1);
+	int opt, err;
 
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
-		case 'a': cmd[0] = optarg; break;
-		case 'b': cmd[1] = optarg; break;
-		case 'A': setup[0] = optarg; break;
-		case 'B': setup[1] = optarg; break;
-		case '1': name[0] = optarg; break;
-		case '2': name[1] = optarg; break;
+		case 'a': ab->cmd[0] = optarg; break;
+		case 'b': ab->cmd[1] = optarg; break;
+		case 'A': ab->setup[0] = optarg; break;
+		case 'B': ab->setup[1] = optarg; break;
+		case '1': ab->name[0] = optarg; break;
+		case '2': ab->name[1] = optarg; break;
 		case 'r':
 			/* At least 2 runs per arm for a t-test. */
-			if (bench_parse_range(optarg, "--repeats", 2, 10000, &repeats))
+			if (bench_parse_range(optarg, "--repeats", 2, 10000,
+					      &ab->repeats))
 				return 2;
 			break;
 		case 'c':
-			confidence = strtod(optarg, &end);
-			if (*end || end == optarg || !(confidence > 0.5 && confidence < 1)) {
+			ab->confidence = strtod(optarg, &end);
+			if (*end || end == optarg ||
+			    !(ab->confidence > 0.5 && ab->confidence < 1)) {
 				bench_error("--confidence: '%s' is not a number between 0.5 and 1 (e.g. 0.95)",
 					    optarg);
 				return 2;
 			}
 			break;
-		case 'p': perf = true; break;
+		case 'p': ab->perf = true; break;
 		default:
-			err = bench_common_option(opt, optarg, &args, usage);
+			err = bench_common_option(opt, optarg, args, usage);
 			if (err != BENCH_GO_ON)
 				return err;
 		}
 	}
-	err = bench_common_done(argc, &args, usage);
+	err = bench_common_done(argc, args, usage);
 	if (err != BENCH_GO_ON)
 		return err;
-	err = 0;
-	dir = args.out;
-	if (!cmd[0] || !cmd[1]) {
+	if (!ab->cmd[0] || !ab->cmd[1]) {
 		bench_error("ab needs both --a and --b workloads (see clearpage-bench ab --help)");
 		return 2;
 	}
-	if (bench_out_open(&out, dir, "ab", argc, argv, "arm,run,seconds"))
-		return 1;
-	bench_out_path(&out, "-perf.txt", perf_file, sizeof(perf_file));
-	metric_get(metrics, &nr_metrics, "seconds", repeats);
-	for (unsigned long i = 0; i < 2 * repeats && !err; i++) {
+	return BENCH_GO_ON;
+}
+
+/* The arms interleaved A B A B ..., each run timed (and counted); 0 or -errno. */
+static int ab_run(struct ab *ab, struct bench_out *out)
+{
+	int err = 0;
+
+	bench_out_path(out, "-perf.txt", ab->perf_file, sizeof(ab->perf_file));
+	metric_get(ab->metrics, &ab->nr_metrics, "seconds", ab->repeats);
+	for (unsigned long i = 0; i < 2 * ab->repeats && !err; i++) {
 		int arm = (int)(i % 2);
-		struct metric *t = &metrics[0];
+		struct metric *t = &ab->metrics[0];
 		uint64_t t0;
 		int rc;
 
-		bench_progress("ab: run %lu/%lu (%s)", i / 2 + 1, repeats, name[arm]);
-		if (setup[arm]) {
-			rc = run_command(setup[arm], NULL);
+		bench_progress("ab: run %lu/%lu (%s)", i / 2 + 1, ab->repeats,
+			       ab->name[arm]);
+		if (ab->setup[arm]) {
+			rc = run_command(ab->setup[arm], NULL);
 			if (rc) {
-				bench_error("the setup of %s failed (exit %d): %s", name[arm], rc,
-					    setup[arm]);
+				bench_error("the setup of %s failed (exit %d): %s",
+					    ab->name[arm], rc, ab->setup[arm]);
 				err = -EIO;
 				break;
 			}
 		}
 		t0 = bench_now_ns();
-		rc = run_command(cmd[arm], perf ? perf_file : NULL);
-		if (rc == 127 && perf) {
+		rc = run_command(ab->cmd[arm], ab->perf ? ab->perf_file : NULL);
+		if (rc == 127 && ab->perf) {
 			bench_error("--perf: perf not found or the workload not runnable (apt-get install linux-perf)");
 			err = -ENOENT;
 			break;
 		}
 		if (rc) {
-			bench_error("the workload of %s failed (exit %d): %s", name[arm], rc,
-				    cmd[arm]);
+			bench_error("the workload of %s failed (exit %d): %s",
+				    ab->name[arm], rc, ab->cmd[arm]);
 			err = -EIO;
 			break;
 		}
@@ -250,74 +260,111 @@ int bench_ab(int argc, char **argv)
 			t->b[t->nb++] = (double)(bench_now_ns() - t0) / 1e9;
 		else
 			t->a[t->na++] = (double)(bench_now_ns() - t0) / 1e9;
-		bench_out_csv(&out, "%s,%lu,%.6f", arm ? "B" : "A", i,
+		bench_out_csv(out, "%s,%lu,%.6f", arm ? "B" : "A", i,
 			      arm ? t->b[t->nb - 1] : t->a[t->na - 1]);
-		if (perf)
-			read_perf(perf_file, metrics, &nr_metrics, repeats, arm);
+		if (ab->perf)
+			read_perf(ab->perf_file, ab->metrics, &ab->nr_metrics,
+				  ab->repeats, arm);
 	}
 	bench_progress_done();
-	if (err) {
-		bench_out_close(&out);
-		return 1;
-	}
+	return err;
+}
 
-	results = json_object_new_object();
-	json_object_object_add(out.root, "results", results);
-	json_object_object_add(results, "a", json_object_new_string(name[0]));
-	json_object_object_add(results, "b", json_object_new_string(name[1]));
-	json_object_object_add(results, "repeats", json_object_new_int64((int64_t)repeats));
-	json_object_object_add(results, "confidence", json_object_new_double(confidence));
+/* One metric's line of the table and its JSON object. */
+static void ab_report_metric(const struct ab *ab, const struct metric *m,
+			     json_object *list)
+{
+	double ma, mb, sa, sb, change, p, t, lo_a, hi_a, lo_b, hi_b;
+	const char *verdict;
+	json_object *o;
+
+	ma = bench_mean(m->a, m->na);
+	mb = bench_mean(m->b, m->nb);
+	sa = bench_stddev(m->a, m->na);
+	sb = bench_stddev(m->b, m->nb);
+	p = welch_p(m->a, m->na, m->b, m->nb, &t);
+	change = ma ? (mb - ma) / ma * 100 : 0;
+	verdict = p < 1 - ab->confidence ? "significant" : "in the noise";
+	printf("%14.6g %7.1f%% %+8.1f%% %14.6g %7.1f%%  %-16s %9.3g  %s\n",
+	       ma, ma ? sa / ma * 100 : 0, change, mb, mb ? sb / mb * 100 : 0,
+	       m->name, p, verdict);
+	bench_summary(m->a, m->na, &t, &lo_a, &hi_a);
+	bench_summary(m->b, m->nb, &t, &lo_b, &hi_b);
+	o = json_object_new_object();
+	json_object_object_add(o, "metric", json_object_new_string(m->name));
+	json_object_object_add(o, "a_mean", json_object_new_double(ma));
+	json_object_object_add(o, "a_stddev", json_object_new_double(sa));
+	json_object_object_add(o, "a_min", json_object_new_double(lo_a));
+	json_object_object_add(o, "a_max", json_object_new_double(hi_a));
+	json_object_object_add(o, "b_mean", json_object_new_double(mb));
+	json_object_object_add(o, "b_stddev", json_object_new_double(sb));
+	json_object_object_add(o, "b_min", json_object_new_double(lo_b));
+	json_object_object_add(o, "b_max", json_object_new_double(hi_b));
+	json_object_object_add(o, "change_percent", json_object_new_double(change));
+	json_object_object_add(o, "p_value", json_object_new_double(p));
+	json_object_object_add(o, "verdict", json_object_new_string(verdict));
+	json_object_array_add(list, o);
+}
+
+/* The table on standard output, the results in the JSON, the plot. */
+static void ab_report(const struct ab *ab, struct bench_out *out)
+{
+	json_object *results = json_object_new_object(), *list;
+
+	json_object_object_add(out->root, "results", results);
+	json_object_object_add(results, "a", json_object_new_string(ab->name[0]));
+	json_object_object_add(results, "b", json_object_new_string(ab->name[1]));
+	json_object_object_add(results, "repeats", json_object_new_int64((int64_t)ab->repeats));
+	json_object_object_add(results, "confidence", json_object_new_double(ab->confidence));
 	list = json_object_new_array();
 	json_object_object_add(results, "metrics", list);
 	printf("A: %s%s%s\nB: %s%s%s\n%lu runs each, interleaved; verdict at %.0f%% confidence (Welch's t-test)\n\n",
-	       name[0], setup[0] ? " after " : "", setup[0] ? setup[0] : "",
-	       name[1], setup[1] ? " after " : "", setup[1] ? setup[1] : "",
-	       repeats, confidence * 100);
+	       ab->name[0], ab->setup[0] ? " after " : "",
+	       ab->setup[0] ? ab->setup[0] : "",
+	       ab->name[1], ab->setup[1] ? " after " : "",
+	       ab->setup[1] ? ab->setup[1] : "",
+	       ab->repeats, ab->confidence * 100);
 	printf("%14s %8s %9s %14s %8s  %-16s %9s  %s\n", "base", "±%stddev",
 	       "%change", "new", "±%stddev", "metric", "p", "verdict");
-	for (int i = 0; i < nr_metrics; i++) {
-		struct metric *m = &metrics[i];
-		double ma, mb, sa, sb, change, p, t, lo_a, hi_a, lo_b, hi_b;
-		const char *verdict;
-		json_object *o;
+	for (int i = 0; i < ab->nr_metrics; i++) {
+		const struct metric *m = &ab->metrics[i];
 
 		if (m->missing || m->na < 2 || m->nb < 2) {
-			if (perf && i)
+			if (ab->perf && i)
 				printf("%14s %8s %9s %14s %8s  %-16s %9s  %s\n", "-", "", "",
 				       "-", "", m->name, "", "not counted (no PMU)");
 			continue;
 		}
-		ma = bench_mean(m->a, m->na);
-		mb = bench_mean(m->b, m->nb);
-		sa = bench_stddev(m->a, m->na);
-		sb = bench_stddev(m->b, m->nb);
-		p = welch_p(m->a, m->na, m->b, m->nb, &t);
-		change = ma ? (mb - ma) / ma * 100 : 0;
-		verdict = p < 1 - confidence ? "significant" : "in the noise";
-		printf("%14.6g %7.1f%% %+8.1f%% %14.6g %7.1f%%  %-16s %9.3g  %s\n",
-		       ma, ma ? sa / ma * 100 : 0, change, mb, mb ? sb / mb * 100 : 0,
-		       m->name, p, verdict);
-		bench_summary(m->a, m->na, &t, &lo_a, &hi_a);
-		bench_summary(m->b, m->nb, &t, &lo_b, &hi_b);
-		o = json_object_new_object();
-		json_object_object_add(o, "metric", json_object_new_string(m->name));
-		json_object_object_add(o, "a_mean", json_object_new_double(ma));
-		json_object_object_add(o, "a_stddev", json_object_new_double(sa));
-		json_object_object_add(o, "a_min", json_object_new_double(lo_a));
-		json_object_object_add(o, "a_max", json_object_new_double(hi_a));
-		json_object_object_add(o, "b_mean", json_object_new_double(mb));
-		json_object_object_add(o, "b_stddev", json_object_new_double(sb));
-		json_object_object_add(o, "b_min", json_object_new_double(lo_b));
-		json_object_object_add(o, "b_max", json_object_new_double(hi_b));
-		json_object_object_add(o, "change_percent", json_object_new_double(change));
-		json_object_object_add(o, "p_value", json_object_new_double(p));
-		json_object_object_add(o, "verdict", json_object_new_string(verdict));
-		json_object_array_add(list, o);
+		ab_report_metric(ab, m, list);
 	}
-	bench_out_plot(&out, plot);
-	for (int i = 0; i < nr_metrics; i++) {
-		free(metrics[i].a);
-		free(metrics[i].b);
+	bench_out_plot(out, plot);
+}
+
+int bench_ab(int argc, char **argv)
+{
+	static struct ab ab;
+	struct bench_args args = BENCH_ARGS(1);
+	struct bench_out out;
+	int err;
+
+	ab = (struct ab){
+		.name = { "A", "B" }, .repeats = 10, .confidence = 0.95,
+	};
+	err = ab_parse(argc, argv, &ab, &args);
+	if (err != BENCH_GO_ON)
+		return err;
+	if (bench_out_open(&out, args.out, "ab", argc, argv, "arm,run,seconds"))
+		return 1;
+	err = ab_run(&ab, &out);
+	if (!err)
+		ab_report(&ab, &out);
+	for (int i = 0; i < ab.nr_metrics; i++) {
+		free(ab.metrics[i].a);
+		free(ab.metrics[i].b);
+	}
+	if (err) {
+		bench_out_close(&out);
+		return 1;
 	}
 	return bench_out_close(&out) ? 1 : 0;
 }
