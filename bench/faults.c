@@ -94,7 +94,23 @@ static const char plot[] =
 	"plot for [k in keys] series(k) using ($3 / 1048576):5 "
 	"with linespoints title 'node' . k\n";
 
-int bench_faults(int argc, char **argv)
+/* One faults run: what the command line asked for, and the module's state. */
+struct faults {
+	const char *size_list, *strategy_list, *node_arg;
+	uint64_t sizes[MAX_SIZES];
+	int nr_sizes;
+	unsigned long runs;
+	bool thp;
+	int nodes[MAX_NODES], nr_nodes;
+	int strategy_order[CLEARPAGE_STRATEGY_COUNT + 1], nr_strategies;
+	struct cp_node_info saved[MAX_NODES];	/* to put back */
+	struct cp_client *client;		/* NULL: the current strategy only */
+	json_object *results;
+};
+
+/* The command line into @f and @args; BENCH_GO_ON, or the exit status. */
+static int faults_parse(int argc, char **argv, struct faults *f,
+			struct bench_args *args)
 {
 	static const struct option options[] = {
 		{ "sizes", required_argument, NULL, 's' },
@@ -104,203 +120,239 @@ int bench_faults(int argc, char **argv)
 		BENCH_OPTION_RUNS, BENCH_OPTION_OUT, BENCH_OPTION_HELP,
 		{}
 	};
-	const char *size_list = "8M,64M,512M,4G", *dir = "bench-results";
-	const char *strategy_list = NULL, *node_arg = "all";
-	uint64_t sizes[MAX_SIZES];
-	unsigned long runs = 5, node_value;
-	int nodes[MAX_NODES], nr_nodes, nr_sizes, opt, err = 0;
-	int strategy_order[CLEARPAGE_STRATEGY_COUNT + 1], nr_strategies = 0;
-	struct cp_node_info saved[MAX_NODES];
-	struct cp_client *client = NULL;
-	unsigned int mask = 0;
-	bool thp = false;
-	struct bench_args args = BENCH_ARGS(5);
-	struct bench_out out;
-	json_object *results;
+	unsigned long node_value;
+	int opt, err;
 
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
-		case 's': size_list = optarg; break;
-		case 'n': node_arg = optarg; break;
-		case 't': thp = true; break;
-		case 'S': strategy_list = optarg; break;
+		case 's': f->size_list = optarg; break;
+		case 'n': f->node_arg = optarg; break;
+		case 't': f->thp = true; break;
+		case 'S': f->strategy_list = optarg; break;
 		default:
-			err = bench_common_option(opt, optarg, &args, usage);
+			err = bench_common_option(opt, optarg, args, usage);
 			if (err != BENCH_GO_ON)
 				return err;
 		}
 	}
-	err = bench_common_done(argc, &args, usage);
+	err = bench_common_done(argc, args, usage);
 	if (err != BENCH_GO_ON)
 		return err;
-	err = 0;
-	runs = args.runs;
-	dir = args.out;
-	nr_sizes = bench_parse_sizes(size_list, sizes, MAX_SIZES);
-	if (nr_sizes < 0) {
+	f->runs = args->runs;
+	f->nr_sizes = bench_parse_sizes(f->size_list, f->sizes, MAX_SIZES);
+	if (f->nr_sizes < 0) {
 		bench_error("--sizes: '%s' is not a list of sizes in 4K (2M with --thp) multiples",
-			    size_list);
+			    f->size_list);
 		return 2;
 	}
-	for (int i = 0; thp && i < nr_sizes; i++)
-		if (sizes[i] % BENCH_HUGE) {
+	for (int i = 0; f->thp && i < f->nr_sizes; i++)
+		if (f->sizes[i] % BENCH_HUGE) {
 			bench_error("--sizes: with --thp every size is a multiple of 2M");
 			return 2;
 		}
-	if (!strcmp(node_arg, "all")) {
-		nr_nodes = online_nodes(nodes, MAX_NODES);
-		if (nr_nodes <= 0) {
+	if (!strcmp(f->node_arg, "all")) {
+		f->nr_nodes = online_nodes(f->nodes, MAX_NODES);
+		if (f->nr_nodes <= 0) {
 			bench_error("cannot read the online nodes");
 			return 1;
 		}
 	} else {
-		if (bench_parse_node(node_arg, "--node", &node_value) ||
-		    bench_parse_range(node_arg, "--node", 0, MAX_NODES - 1, &node_value))
+		if (bench_parse_node(f->node_arg, "--node", &node_value) ||
+		    bench_parse_range(f->node_arg, "--node", 0, MAX_NODES - 1,
+				      &node_value))
 			return 2;
-		nodes[0] = (int)node_value;
-		nr_nodes = 1;
+		f->nodes[0] = (int)node_value;
+		f->nr_nodes = 1;
 	}
+	return BENCH_GO_ON;
+}
 
-	/* Which strategies to set through the module. */
-	if (!strategy_list || strcmp(strategy_list, "current")) {
-		int e = cp_client_open(&client);
+/*
+ * Which strategies to time: those set through the module (saving each
+ * node's state to put back), or the current one where the module is not
+ * there or may not be changed. BENCH_GO_ON, or the exit status.
+ */
+static int faults_strategies(struct faults *f)
+{
+	unsigned int mask = 0;
+	int err;
 
-		if (e && strategy_list) {
+	if (!f->strategy_list || strcmp(f->strategy_list, "current")) {
+		int e = cp_client_open(&f->client);
+
+		if (e && f->strategy_list) {
 			bench_error("--strategies needs clearpage.ko loaded: %s (modprobe clearpage)",
 				    strerror(-e));
 			return 1;
 		}
-		if (!e && !strategy_list && geteuid()) {
+		if (!e && !f->strategy_list && geteuid()) {
 			bench_error("clearpage.ko is loaded but changing strategies needs root: timing the current strategy only");
-			cp_client_close(client);
-			client = NULL;
+			cp_client_close(f->client);
+			f->client = NULL;
 		}
 	}
-	if (client) {
-		for (int i = 0; i < nr_nodes; i++) {
-			err = cp_get_node(client, (uint32_t)nodes[i], &saved[i]);
-			if (err) {
-				bench_error("node %d: %s %s", nodes[i], strerror(-err),
-					    cp_client_error(client));
-				cp_client_close(client);
-				return 1;
-			}
-			for (int k = 0; k < saved[i].nr_strategies; k++)
-				mask |= 1U << saved[i].strategies[k].strategy;
+	if (!f->client) {
+		f->strategy_order[f->nr_strategies++] = CURRENT;
+		return BENCH_GO_ON;
+	}
+	for (int i = 0; i < f->nr_nodes; i++) {
+		err = cp_get_node(f->client, (uint32_t)f->nodes[i], &f->saved[i]);
+		if (err) {
+			bench_error("node %d: %s %s", f->nodes[i], strerror(-err),
+				    cp_client_error(f->client));
+			return 1;
 		}
-		if (strategy_list && strcmp(strategy_list, "all")) {
-			unsigned int wanted;
+		for (int k = 0; k < f->saved[i].nr_strategies; k++)
+			mask |= 1U << f->saved[i].strategies[k].strategy;
+	}
+	if (f->strategy_list && strcmp(f->strategy_list, "all")) {
+		unsigned int wanted;
 
-			if (bench_parse_strategies(strategy_list, &wanted)) {
-				cp_client_close(client);
-				return 2;
-			}
-			if (wanted & ~mask) {
-				bench_error("--strategies: the module does not offer every one of '%s'",
-					    strategy_list);
-				cp_client_close(client);
-				return 2;
-			}
-			mask = wanted;
+		if (bench_parse_strategies(f->strategy_list, &wanted))
+			return 2;
+		if (wanted & ~mask) {
+			bench_error("--strategies: the module does not offer every one of '%s'",
+				    f->strategy_list);
+			return 2;
 		}
-		for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
-			if (mask & (1U << s))
-				strategy_order[nr_strategies++] = s;
-	} else {
-		strategy_order[nr_strategies++] = CURRENT;
+		mask = wanted;
 	}
+	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if (mask & (1U << s))
+			f->strategy_order[f->nr_strategies++] = s;
+	return BENCH_GO_ON;
+}
 
-	if (bench_out_open(&out, dir, "faults", argc, argv,
-			   "node,strategy,size_bytes,page,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_4k,thp_share")) {
-		cp_client_close(client);
-		return 1;
+/* One node, strategy and size: its runs, a table row, CSV and JSON; 0 or -errno. */
+static int faults_measure(struct faults *f, struct bench_out *out, int node,
+			  const char *name, uint64_t size)
+{
+	double *v = calloc(f->runs, sizeof(*v)), med, lo, hi, share = 0;
+	double per4k;
+	char size_name[32];
+	json_object *o;
+	int err = 0;
+
+	if (!v)
+		return -ENOMEM;
+	bench_format_size(size, size_name, sizeof(size_name));
+	for (unsigned long r = 0; r < f->runs && !err; r++) {
+		bench_progress("faults: node %d %s %s run %lu/%lu", node, name,
+			       size_name, r + 1, f->runs);
+		err = fault_run(size, node, f->thp, &v[r], &share);
 	}
-	results = json_object_new_array();
-	json_object_object_add(out.root, "results", results);
-	printf("%-5s %-10s %8s  %14s %10s %10s %10s\n", "node", "strategy", "size",
-	       thp ? "ns/2M fault" : "ns/4K fault", "min", "max", "ns/4K");
-	for (int n = 0; n < nr_nodes && !err; n++) {
-		for (int k = 0; k < nr_strategies && !err; k++) {
-			int s = strategy_order[k];
-			const char *name = s == CURRENT ? "current" : policy_strategy_name(s);
+	if (err) {
+		free(v);
+		return err;
+	}
+	bench_summary(v, f->runs, &med, &lo, &hi);
+	free(v);
+	per4k = f->thp ? med / (BENCH_HUGE / BENCH_PAGE) : med;
+	bench_progress_done();
+	printf("%-5d %-10s %8s  %14.0f %10.0f %10.0f %10.1f%s\n",
+	       node, name, size_name, med, lo, hi, per4k,
+	       f->thp && share < 0.9 ? "  (few THPs)" : "");
+	fflush(stdout);
+	bench_out_csv(out, "%d,%s,%llu,%s,%.1f,%.1f,%.1f,%.1f,%.3f",
+		      node, name, (unsigned long long)size,
+		      f->thp ? "2M" : "4K", med, lo, hi, per4k, share);
+	o = json_object_new_object();
+	json_object_object_add(o, "node", json_object_new_int(node));
+	json_object_object_add(o, "strategy", json_object_new_string(name));
+	json_object_object_add(o, "size_bytes", json_object_new_int64((int64_t)size));
+	json_object_object_add(o, "page", json_object_new_string(f->thp ? "2M" : "4K"));
+	json_object_object_add(o, "runs", json_object_new_int((int)f->runs));
+	json_object_object_add(o, "ns_per_fault_median", json_object_new_double(med));
+	json_object_object_add(o, "ns_per_fault_min", json_object_new_double(lo));
+	json_object_object_add(o, "ns_per_fault_max", json_object_new_double(hi));
+	json_object_object_add(o, "ns_per_4k", json_object_new_double(per4k));
+	if (f->thp)
+		json_object_object_add(o, "thp_share", json_object_new_double(share));
+	json_object_array_add(f->results, o);
+	return 0;
+}
+
+/* Every node, strategy and size; 0 or -errno. */
+static int faults_run(struct faults *f, struct bench_out *out)
+{
+	int err = 0;
+
+	for (int n = 0; n < f->nr_nodes && !err; n++) {
+		for (int k = 0; k < f->nr_strategies && !err; k++) {
+			int s = f->strategy_order[k];
+			const char *name = s == CURRENT ? "current" :
+					   policy_strategy_name(s);
 
 			if (s != CURRENT) {
-				err = cp_set_strategy(client, (uint32_t)nodes[n],
-						      thp ? CLEARPAGE_BACKEND_HUGE :
-							    CLEARPAGE_BACKEND_4K,
+				err = cp_set_strategy(f->client, (uint32_t)f->nodes[n],
+						      f->thp ? CLEARPAGE_BACKEND_HUGE :
+							       CLEARPAGE_BACKEND_4K,
 						      s, CLEARPAGE_SOURCE_ADMIN);
 				if (err) {
-					bench_error("node %d: setting %s: %s %s", nodes[n],
-						    name, strerror(-err), cp_client_error(client));
+					bench_error("node %d: setting %s: %s %s",
+						    f->nodes[n], name, strerror(-err),
+						    cp_client_error(f->client));
 					break;
 				}
 			}
-			for (int i = 0; i < nr_sizes && !err; i++) {
-				double *v = calloc(runs, sizeof(*v)), med, lo, hi, share = 0;
-				double per4k;
-				char size_name[32];
-				json_object *o;
-
-				if (!v) {
-					err = -ENOMEM;
-					break;
-				}
-				bench_format_size(sizes[i], size_name, sizeof(size_name));
-				for (unsigned long r = 0; r < runs && !err; r++) {
-					bench_progress("faults: node %d %s %s run %lu/%lu",
-						       nodes[n], name, size_name, r + 1, runs);
-					err = fault_run(sizes[i], nodes[n], thp, &v[r], &share);
-				}
-				if (err) {
-					free(v);
-					break;
-				}
-				bench_summary(v, runs, &med, &lo, &hi);
-				per4k = thp ? med / (BENCH_HUGE / BENCH_PAGE) : med;
-				bench_progress_done();
-				printf("%-5d %-10s %8s  %14.0f %10.0f %10.0f %10.1f%s\n",
-				       nodes[n], name, size_name, med, lo, hi, per4k,
-				       thp && share < 0.9 ? "  (few THPs)" : "");
-				fflush(stdout);
-				bench_out_csv(&out, "%d,%s,%llu,%s,%.1f,%.1f,%.1f,%.1f,%.3f",
-					      nodes[n], name, (unsigned long long)sizes[i],
-					      thp ? "2M" : "4K", med, lo, hi, per4k, share);
-				o = json_object_new_object();
-				json_object_object_add(o, "node", json_object_new_int(nodes[n]));
-				json_object_object_add(o, "strategy", json_object_new_string(name));
-				json_object_object_add(o, "size_bytes", json_object_new_int64((int64_t)sizes[i]));
-				json_object_object_add(o, "page", json_object_new_string(thp ? "2M" : "4K"));
-				json_object_object_add(o, "runs", json_object_new_int((int)runs));
-				json_object_object_add(o, "ns_per_fault_median", json_object_new_double(med));
-				json_object_object_add(o, "ns_per_fault_min", json_object_new_double(lo));
-				json_object_object_add(o, "ns_per_fault_max", json_object_new_double(hi));
-				json_object_object_add(o, "ns_per_4k", json_object_new_double(per4k));
-				if (thp)
-					json_object_object_add(o, "thp_share", json_object_new_double(share));
-				json_object_array_add(results, o);
-				free(v);
-			}
+			for (int i = 0; i < f->nr_sizes && !err; i++)
+				err = faults_measure(f, out, f->nodes[n], name,
+						     f->sizes[i]);
 		}
 	}
-	/* Put every node back as it was. */
-	for (int n = 0; client && n < nr_nodes; n++)
+	return err;
+}
+
+/* Put every node back as it was. */
+static void faults_restore(struct faults *f)
+{
+	for (int n = 0; f->client && n < f->nr_nodes; n++)
 		for (int b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			const struct cp_backend_info *be = &saved[n].backend[b];
-			int e = cp_set_strategy(client, (uint32_t)nodes[n], b,
+			const struct cp_backend_info *be = &f->saved[n].backend[b];
+			int e = cp_set_strategy(f->client, (uint32_t)f->nodes[n], b,
 						be->strategy,
 						CLEARPAGE_SOURCE_ADMIN);
 
 			if (!e)
-				e = cp_set_pinned(client, (uint32_t)nodes[n], b,
+				e = cp_set_pinned(f->client, (uint32_t)f->nodes[n], b,
 						  be->pinned);
 			if (e)
 				bench_error("node %d: restoring %s on %s%s: %s",
-					    nodes[n], policy_strategy_name(be->strategy),
+					    f->nodes[n], policy_strategy_name(be->strategy),
 					    cp_backend_name(b),
 					    be->pinned ? " (pinned)" : "",
 					    strerror(-e));
 		}
-	cp_client_close(client);
+}
+
+int bench_faults(int argc, char **argv)
+{
+	static struct faults f;
+	struct bench_args args = BENCH_ARGS(5);
+	struct bench_out out;
+	int err;
+
+	f = (struct faults){
+		.size_list = "8M,64M,512M,4G", .node_arg = "all",
+	};
+	err = faults_parse(argc, argv, &f, &args);
+	if (err == BENCH_GO_ON)
+		err = faults_strategies(&f);
+	if (err == BENCH_GO_ON &&
+	    bench_out_open(&out, args.out, "faults", argc, argv,
+			   "node,strategy,size_bytes,page,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_4k,thp_share"))
+		err = 1;
+	if (err != BENCH_GO_ON) {
+		cp_client_close(f.client);
+		return err;
+	}
+	f.results = json_object_new_array();
+	json_object_object_add(out.root, "results", f.results);
+	printf("%-5s %-10s %8s  %14s %10s %10s %10s\n", "node", "strategy", "size",
+	       f.thp ? "ns/2M fault" : "ns/4K fault", "min", "max", "ns/4K");
+	err = faults_run(&f, &out);
+	faults_restore(&f);
+	cp_client_close(f.client);
 	bench_out_plot(&out, plot);
 	if (bench_out_close(&out))
 		err = -EIO;
