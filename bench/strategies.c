@@ -67,7 +67,19 @@ static const char plot[] =
 	"plot for [s in strategies] for [m in 'hot cold'] series(s, m) using "
 	"($2 / 1024):4 with linespoints title s . ' ' . m\n";
 
-int bench_strategies(int argc, char **argv)
+/* One strategies run: what the command line asked for. */
+struct strategies {
+	const char *size_list, *chunk_list, *pool;
+	bool contiguous, sizes_given;
+	uint64_t sizes[MAX_SIZES];
+	int nr_sizes;
+	unsigned int mask;
+	struct patterns_options po;
+	struct bench_args args;
+};
+
+/* The command line into @st; BENCH_GO_ON, or the exit status. */
+static int strategies_parse(int argc, char **argv, struct strategies *st)
 {
 	static const struct option options[] = {
 		{ "sizes", required_argument, NULL, 's' },
@@ -81,159 +93,156 @@ int bench_strategies(int argc, char **argv)
 		BENCH_OPTION_LOAD, BENCH_OPTION_OUT, BENCH_OPTION_HELP,
 		{}
 	};
-	uint64_t sizes[MAX_SIZES];
-	const char *size_list = "16K,256K,8M,64M,512M,4G", *dir = "bench-results";
-	unsigned long runs = 5, cpu = ~0UL, node = ~0UL;
-	unsigned int mask;
-	int nr_sizes, opt, s, i, err;
-	struct bench_out out;
-	json_object *results;
-	struct patterns_options po = { .gigantic = true, .pool_bytes = 1ULL << 30,
-				       .sustained = true, .load_cpu = -1 };
-	unsigned long load_cpu = ~0UL;
-	const char *chunk_list = "64K,2M", *pool = NULL;
-	bool contiguous = false, sizes_given = false;
-	struct bench_args args = BENCH_ARGS(5);
+	struct patterns_options *po = &st->po;
+	int opt, err;
 
-	if (bench_parse_strategies("all", &mask))
+	if (bench_parse_strategies("all", &st->mask))
 		return 2;
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
-		case 's': size_list = optarg; sizes_given = true; break;
+		case 's': st->size_list = optarg; st->sizes_given = true; break;
 		case 'p':
 			if (strcmp(optarg, "faults") && strcmp(optarg, "contiguous")) {
 				bench_error("--pattern: '%s' is not faults or contiguous", optarg);
 				return 2;
 			}
-			contiguous = !strcmp(optarg, "contiguous");
+			st->contiguous = !strcmp(optarg, "contiguous");
 			break;
-		case 'C': chunk_list = optarg; break;
-		case 'P': pool = optarg; break;
-		case 'G': po.gigantic = false; break;
-		case 'B': po.sustained = false; break;
+		case 'C': st->chunk_list = optarg; break;
+		case 'P': st->pool = optarg; break;
+		case 'G': po->gigantic = false; break;
+		case 'B': po->sustained = false; break;
 		case 'S':
-			if (bench_parse_strategies(optarg, &mask))
+			if (bench_parse_strategies(optarg, &st->mask))
 				return 2;
 			break;
 		default:
-			err = bench_common_option(opt, optarg, &args, usage);
+			err = bench_common_option(opt, optarg, &st->args, usage);
 			if (err != BENCH_GO_ON)
 				return err;
 		}
 	}
-	err = bench_common_done(argc, &args, usage);
+	err = bench_common_done(argc, &st->args, usage);
 	if (err != BENCH_GO_ON)
 		return err;
-	runs = args.runs;
-	cpu = args.cpu;
-	node = args.node;
-	load_cpu = args.load_cpu;
-	dir = args.out;
-	po.load_cpu = load_cpu == ~0UL ? -1 : (int)load_cpu;
-	if (sizes_given && !contiguous) {
+	po->load_cpu = st->args.load_cpu == ~0UL ? -1 : (int)st->args.load_cpu;
+	if (st->sizes_given && !st->contiguous) {
 		bench_error("--sizes is for --pattern contiguous");
 		return 2;
 	}
-	nr_sizes = bench_parse_sizes(size_list, sizes, MAX_SIZES);
-	po.nr_chunks = bench_parse_sizes(chunk_list, po.chunks, 8);
-	if (po.nr_chunks < 0 || (pool && bench_parse_sizes(pool, &po.pool_bytes, 1) != 1)) {
+	st->nr_sizes = bench_parse_sizes(st->size_list, st->sizes, MAX_SIZES);
+	po->nr_chunks = bench_parse_sizes(st->chunk_list, po->chunks, 8);
+	if (po->nr_chunks < 0 ||
+	    (st->pool && bench_parse_sizes(st->pool, &po->pool_bytes, 1) != 1)) {
 		bench_error("--chunks/--pool: '%s' is not a list of sizes that are multiples of 4K (e.g. 64K,2M)",
-			    po.nr_chunks < 0 ? chunk_list : pool);
+			    po->nr_chunks < 0 ? st->chunk_list : st->pool);
 		return 2;
 	}
-	for (i = 0; i < po.nr_chunks; i++)
-		if (po.chunks[i] > BENCH_HUGE) {
+	for (int i = 0; i < po->nr_chunks; i++)
+		if (po->chunks[i] > BENCH_HUGE) {
 			bench_error("--chunks: %llu bytes is more than a 2 MiB folio",
-				    (unsigned long long)po.chunks[i]);
+				    (unsigned long long)po->chunks[i]);
 			return 2;
 		}
-	if (po.pool_bytes < 16 * BENCH_PAGE) {
+	if (po->pool_bytes < 16 * BENCH_PAGE) {
 		bench_error("--pool: at least 64K");
 		return 2;
 	}
-	if (nr_sizes < 0) {
+	if (st->nr_sizes < 0) {
 		bench_error("--sizes: '%s' is not a list of sizes that are multiples of 4K (e.g. 16K,8M,4G)",
-			    size_list);
+			    st->size_list);
 		return 2;
 	}
-	mask &= ~1U;	/* the kernel's routine does not run in user space */
-	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
-		if ((mask & (1U << s)) && !bench_strategy_usable(s)) {
+	st->mask &= ~1U;	/* the kernel's routine does not run in user space */
+	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if ((st->mask & (1U << s)) && !bench_strategy_usable(s)) {
 			bench_error("%s is not available on this CPU", policy_strategy_name(s));
 			return 2;
 		}
-	if (cpu != ~0UL && bench_bind_cpu((int)cpu))
-		return 1;
-	if (!contiguous) {
-		po.mask = mask;
-		po.runs = runs;
-		po.node = node == ~0UL ? -1 : (int)node;
-		if (bench_out_open(&out, dir, "strategies", argc, argv,
-				   PATTERNS_CSV_HEADER))
-			return 1;
-		err = bench_patterns(&out, &po);
-		err = bench_out_close(&out) || err;
-		return err ? 1 : 0;
+	return BENCH_GO_ON;
+}
+
+/* One strategy on one buffer, hot then cold: CSV and JSON; the medians and GB/s. */
+static int strategies_measure(const struct strategies *st, struct bench_out *out,
+			      json_object *results, int s, char *buf,
+			      uint64_t size, const char *size_name,
+			      double med[2], double gbs[2])
+{
+	unsigned long runs = st->args.runs;
+
+	for (int cold = 0; cold < 2; cold++) {
+		double *v = calloc(runs, sizeof(*v)), lo, hi;
+		double pages = (double)size / BENCH_PAGE;
+		json_object *o;
+
+		if (!v)
+			return -ENOMEM;
+		bench_progress("strategies: %s %s %s", policy_strategy_name(s),
+			       size_name, cold ? "cold" : "hot");
+		if (!cold)
+			pass_ns(s, buf, size);
+		for (unsigned long r = 0; r < runs; r++) {
+			if (cold)
+				bench_flush(buf, size);
+			v[r] = pass_ns(s, buf, size) / pages;
+		}
+		bench_summary(v, runs, &med[cold], &lo, &hi);
+		free(v);
+		gbs[cold] = BENCH_PAGE / med[cold];	/* bytes/ns = GB/s */
+		bench_out_csv(out, "%s,%llu,%s,%.1f,%.1f,%.1f,%.2f",
+			      policy_strategy_name(s), (unsigned long long)size,
+			      cold ? "cold" : "hot", med[cold], lo, hi, gbs[cold]);
+		o = json_object_new_object();
+		json_object_object_add(o, "strategy",
+				       json_object_new_string(policy_strategy_name(s)));
+		json_object_object_add(o, "size_bytes",
+				       json_object_new_int64((int64_t)size));
+		json_object_object_add(o, "mode",
+				       json_object_new_string(cold ? "cold" : "hot"));
+		json_object_object_add(o, "runs", json_object_new_int((int)runs));
+		json_object_object_add(o, "ns_per_4k_median", json_object_new_double(med[cold]));
+		json_object_object_add(o, "ns_per_4k_min", json_object_new_double(lo));
+		json_object_object_add(o, "ns_per_4k_max", json_object_new_double(hi));
+		json_object_object_add(o, "gb_per_s", json_object_new_double(gbs[cold]));
+		json_object_array_add(results, o);
 	}
-	if (bench_out_open(&out, dir, "strategies", argc, argv,
+	return 0;
+}
+
+/* --pattern contiguous: every strategy over buffers of each size. */
+static int strategies_contiguous(const struct strategies *st, int argc,
+				 char **argv)
+{
+	int node = st->args.node == ~0UL ? -1 : (int)st->args.node;
+	struct bench_out out;
+	json_object *results;
+
+	if (bench_out_open(&out, st->args.out, "strategies", argc, argv,
 			   "strategy,size_bytes,mode,ns_per_4k_median,ns_per_4k_min,ns_per_4k_max,gb_per_s"))
 		return 1;
 	results = json_object_new_array();
 	json_object_object_add(out.root, "results", results);
 	printf("%-10s %8s  %14s %14s %10s %10s\n", "strategy", "size",
 	       "hot ns/4K", "cold ns/4K", "hot GB/s", "cold GB/s");
-	for (i = 0; i < nr_sizes; i++) {
-		char *buf = bench_map(sizes[i], node == ~0UL ? -1 : (int)node,
-				      true, false);
+	for (int i = 0; i < st->nr_sizes; i++) {
+		char *buf = bench_map(st->sizes[i], node, true, false);
 		char size_name[32];
 
 		if (!buf) {
 			bench_out_close(&out);
 			return 1;
 		}
-		bench_format_size(sizes[i], size_name, sizeof(size_name));
-		for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		bench_format_size(st->sizes[i], size_name, sizeof(size_name));
+		for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 			double med[2], gbs[2];
 
-			if (!(mask & (1U << s)))
+			if (!(st->mask & (1U << s)))
 				continue;
-			for (int cold = 0; cold < 2; cold++) {
-				double *v = calloc(runs, sizeof(*v)), lo, hi;
-				double pages = (double)sizes[i] / BENCH_PAGE;
-				json_object *o;
-
-				if (!v)
-					return 1;
-				bench_progress("strategies: %s %s %s", policy_strategy_name(s),
-					       size_name, cold ? "cold" : "hot");
-				if (!cold)
-					pass_ns(s, buf, sizes[i]);
-				for (unsigned long r = 0; r < runs; r++) {
-					if (cold)
-						bench_flush(buf, sizes[i]);
-					v[r] = pass_ns(s, buf, sizes[i]) / pages;
-				}
-				bench_summary(v, runs, &med[cold], &lo, &hi);
-				gbs[cold] = BENCH_PAGE / med[cold];	/* bytes/ns = GB/s */
-				bench_out_csv(&out, "%s,%llu,%s,%.1f,%.1f,%.1f,%.2f",
-					      policy_strategy_name(s),
-					      (unsigned long long)sizes[i],
-					      cold ? "cold" : "hot", med[cold], lo,
-					      hi, gbs[cold]);
-				o = json_object_new_object();
-				json_object_object_add(o, "strategy",
-						       json_object_new_string(policy_strategy_name(s)));
-				json_object_object_add(o, "size_bytes",
-						       json_object_new_int64((int64_t)sizes[i]));
-				json_object_object_add(o, "mode",
-						       json_object_new_string(cold ? "cold" : "hot"));
-				json_object_object_add(o, "runs", json_object_new_int((int)runs));
-				json_object_object_add(o, "ns_per_4k_median", json_object_new_double(med[cold]));
-				json_object_object_add(o, "ns_per_4k_min", json_object_new_double(lo));
-				json_object_object_add(o, "ns_per_4k_max", json_object_new_double(hi));
-				json_object_object_add(o, "gb_per_s", json_object_new_double(gbs[cold]));
-				json_object_array_add(results, o);
-				free(v);
+			if (strategies_measure(st, &out, results, s, buf,
+					       st->sizes[i], size_name, med, gbs)) {
+				bench_unmap(buf, st->sizes[i]);
+				bench_out_close(&out);
+				return 1;
 			}
 			bench_progress_done();
 			printf("%-10s %8s  %14.1f %14.1f %10.2f %10.2f\n",
@@ -241,9 +250,39 @@ int bench_strategies(int argc, char **argv)
 			       gbs[0], gbs[1]);
 			fflush(stdout);
 		}
-		bench_unmap(buf, sizes[i]);
+		bench_unmap(buf, st->sizes[i]);
 	}
 	bench_out_plot(&out, plot);
-	err = bench_out_close(&out);
+	return bench_out_close(&out) ? 1 : 0;
+}
+
+int bench_strategies(int argc, char **argv)
+{
+	static struct strategies st;
+	struct bench_out out;
+	int err;
+
+	st = (struct strategies){
+		.size_list = "16K,256K,8M,64M,512M,4G", .chunk_list = "64K,2M",
+		.po = { .gigantic = true, .pool_bytes = 1ULL << 30,
+			.sustained = true, .load_cpu = -1 },
+		.args = BENCH_ARGS(5),
+	};
+	err = strategies_parse(argc, argv, &st);
+	if (err != BENCH_GO_ON)
+		return err;
+	if (st.args.cpu != ~0UL && bench_bind_cpu((int)st.args.cpu))
+		return 1;
+	if (st.contiguous)
+		return strategies_contiguous(&st, argc, argv);
+	/* The fault-like patterns (patterns.c). */
+	st.po.mask = st.mask;
+	st.po.runs = st.args.runs;
+	st.po.node = st.args.node == ~0UL ? -1 : (int)st.args.node;
+	if (bench_out_open(&out, st.args.out, "strategies", argc, argv,
+			   PATTERNS_CSV_HEADER))
+		return 1;
+	err = bench_patterns(&out, &st.po);
+	err = bench_out_close(&out) || err;
 	return err ? 1 : 0;
 }
