@@ -191,7 +191,25 @@ static int write_dropins(const char *paths[2], const char *texts[2])
 	return 0;
 }
 
-int bench_advise(int argc, char **argv)
+/* One advise run: the command line, this CPU, and what it measured. */
+struct advise {
+	struct bench_args args;
+	const char *root, *pool;
+	bool write;
+	struct patterns_options po;
+	char vendor[64];
+	unsigned int family, model, stepping;
+	unsigned int mask;		/* strategies measured */
+	struct verdict v[CLEARPAGE_STRATEGY_COUNT];
+	unsigned int allowed;		/* the allowlist line's */
+	int hot;			/* HotStrategy= */
+	bool nt_yes;			/* NonTemporal=yes, else auto */
+	char why[2048];			/* the comment behind the settings */
+	char line[256];			/* the allowlist line */
+};
+
+/* The command line into @ad; BENCH_GO_ON, or the exit status. */
+static int advise_parse(int argc, char **argv, struct advise *ad)
 {
 	static const struct option options[] = {
 		{ "pool", required_argument, NULL, 'P' },
@@ -201,89 +219,77 @@ int bench_advise(int argc, char **argv)
 		BENCH_OPTION_LOAD, BENCH_OPTION_OUT, BENCH_OPTION_HELP,
 		{}
 	};
-	static struct pattern_result results[512];
-	struct patterns_options po = {
-		.pool_bytes = 1ULL << 30, .chunks = { BENCH_HUGE }, .nr_chunks = 1,
-		.results = results, .max_results = 512, .sustained = true,
-		.load_cpu = -1,
-	};
-	unsigned long load_cpu = ~0UL;
-	struct verdict v[CLEARPAGE_STRATEGY_COUNT] = { 0 };
-	unsigned long runs = 5, cpu = ~0UL, node = ~0UL;
-	unsigned int mask = 0, family, model, stepping, allowed = 0;
-	const char *dir = "bench-results", *root = "", *pool = NULL;
-	char vendor[64], names[128], line[256], why[2048], text[4096], text2[4096];
-	char path[1024], path2[1024], error[512], date[32];
-	int opt, s, b, hot, pick[2], err;
-	double best4k = 1, best2m = 1;
-	double rbest4k[REGIMES] = { 1, 1, 1 }, rbest2m[REGIMES] = { 1, 1, 1 };
-	bool write = false, nt_yes, nt_any;
-	struct allowlist check;
-	struct bench_out out;
-	size_t used = 0;
-	time_t now = time(NULL);
-	struct bench_args args = BENCH_ARGS(5);
+	int opt, err;
 
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
-		case 'P': pool = optarg; break;
-		case 'w': write = true; break;
-		case 'R': root = optarg; break;
+		case 'P': ad->pool = optarg; break;
+		case 'w': ad->write = true; break;
+		case 'R': ad->root = optarg; break;
 		default:
-			err = bench_common_option(opt, optarg, &args, usage);
+			err = bench_common_option(opt, optarg, &ad->args, usage);
 			if (err != BENCH_GO_ON)
 				return err;
 		}
 	}
-	err = bench_common_done(argc, &args, usage);
+	err = bench_common_done(argc, &ad->args, usage);
 	if (err != BENCH_GO_ON)
 		return err;
-	runs = args.runs;
-	cpu = args.cpu;
-	node = args.node;
-	load_cpu = args.load_cpu;
-	dir = args.out;
-	po.load_cpu = load_cpu == ~0UL ? -1 : (int)load_cpu;
-	if (pool && (bench_parse_sizes(pool, &po.pool_bytes, 1) != 1 ||
-		     po.pool_bytes < 16 * BENCH_PAGE)) {
-		bench_error("--pool: '%s' is not a size of at least 64K, a multiple of 4K", pool);
+	ad->po.load_cpu = ad->args.load_cpu == ~0UL ? -1 : (int)ad->args.load_cpu;
+	if (ad->pool && (bench_parse_sizes(ad->pool, &ad->po.pool_bytes, 1) != 1 ||
+			 ad->po.pool_bytes < 16 * BENCH_PAGE)) {
+		bench_error("--pool: '%s' is not a size of at least 64K, a multiple of 4K",
+			    ad->pool);
 		return 2;
 	}
-	if (allowlist_cpu_from_cpuinfo("/proc/cpuinfo", vendor, sizeof(vendor),
-				       &family, &model, &stepping)) {
+	return BENCH_GO_ON;
+}
+
+/* This CPU, measured with the fault-like patterns; 0, or the exit status. */
+static int advise_measure(int argc, char **argv, struct advise *ad)
+{
+	struct bench_out out;
+	int err;
+
+	if (allowlist_cpu_from_cpuinfo("/proc/cpuinfo", ad->vendor,
+				       sizeof(ad->vendor), &ad->family,
+				       &ad->model, &ad->stepping)) {
 		bench_error("cannot read this CPU's vendor, family and model from /proc/cpuinfo");
 		return 1;
 	}
-	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
 		if (bench_strategy_usable(s))
-			mask |= 1U << s;
-	if (cpu != ~0UL && bench_bind_cpu((int)cpu))
+			ad->mask |= 1U << s;
+	if (ad->args.cpu != ~0UL && bench_bind_cpu((int)ad->args.cpu))
 		return 1;
-	po.mask = mask;
-	po.runs = runs;
-	po.node = node == ~0UL ? -1 : (int)node;
-	if (bench_out_open(&out, dir, "advise", argc, argv, PATTERNS_CSV_HEADER))
+	ad->po.mask = ad->mask;
+	ad->po.runs = ad->args.runs;
+	ad->po.node = ad->args.node == ~0UL ? -1 : (int)ad->args.node;
+	if (bench_out_open(&out, ad->args.out, "advise", argc, argv,
+			   PATTERNS_CSV_HEADER))
 		return 1;
-	err = bench_patterns(&out, &po);
+	err = bench_patterns(&out, &ad->po);
 	err = bench_out_close(&out) || err;
-	if (err)
-		return 1;
+	return err ? 1 : 0;
+}
 
-	/* The figures behind every choice. */
+/* Judge every strategy, print the figures behind each choice, and set @ad->allowed. */
+static void advise_judge(struct advise *ad)
+{
+	double rbest4k[REGIMES] = { 1, 1, 1 }, rbest2m[REGIMES] = { 1, 1, 1 };
+	struct verdict *v = ad->v;
+	int s;
+
 	printf("\n%s family %u (0x%x) model %u (0x%x) stepping %u: ratio of each strategy's time to the running kernel's (%s; below 1: faster)\n",
-	       vendor, family, family, model, model, stepping,
-	       bench_arm_name(bench_running_kernel_arm(), true));
+	       ad->vendor, ad->family, ad->family, ad->model, ad->model,
+	       ad->stepping, bench_arm_name(bench_running_kernel_arm(), true));
 	printf("  %-10s %9s %9s %9s %9s %9s %9s  %s\n", "strategy", "4k-cold",
 	       "2m-cold", "4k-page", "2m-folio", "4k-hot", "2m-hot",
 	       "allowed");
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-		if (!(mask & (1U << s)))
+		if (!(ad->mask & (1U << s)))
 			continue;
-		judge(&po, s, &v[s]);
-		if (v[s].measured && v[s].cold4k < best4k)
-			best4k = v[s].cold4k;
-		if (v[s].measured && v[s].cold2m < best2m)
-			best2m = v[s].cold2m;
+		judge(&ad->po, s, &v[s]);
 		for (int r = 0; v[s].measured && r < REGIMES; r++) {
 			if (v[s].regime4k[r] < rbest4k[r])
 				rbest4k[r] = v[s].regime4k[r];
@@ -292,11 +298,11 @@ int bench_advise(int argc, char **argv)
 		}
 	}
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-		if (!(mask & (1U << s)))
+		if (!(ad->mask & (1U << s)))
 			continue;
 		v[s].allowed = allow(&v[s], s, rbest4k, rbest2m);
 		if (v[s].allowed)
-			allowed |= 1U << s;
+			ad->allowed |= 1U << s;
 		printf("  %-10s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f  %s\n",
 		       policy_strategy_name(s), v[s].cold4k, v[s].cold2m,
 		       v[s].page4k, v[s].folio2m, v[s].hot4k, v[s].hot2m,
@@ -311,7 +317,7 @@ int bench_advise(int argc, char **argv)
 		printf(" %12s", pattern_2m[r]);
 	printf("\n");
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-		if (!(mask & (1U << s)))
+		if (!(ad->mask & (1U << s)))
 			continue;
 		printf("  %-10s", policy_strategy_name(s));
 		for (int r = 0; r < REGIMES; r++)
@@ -325,27 +331,38 @@ int bench_advise(int argc, char **argv)
 	       "   %.0f%% of the best one in any regime (nan: not measured; loaded needs --load),\n"
 	       "   or, for rep_stosb, 4k-hot <= %.2f)\n\n",
 	       WIN, (NEAR - 1) * 100, HOT_TOLERANCE);
+}
 
-	if (!allowed) {
-		printf("No strategy beat the kernel's routine here: leave this CPU unlisted (clearpaged only monitors it).\n");
-		return 0;
-	}
-	hot = (mask & (1U << CLEARPAGE_STRATEGY_REP_STOSB)) &&
-	      v[CLEARPAGE_STRATEGY_REP_STOSB].hot4k <= HOT_TOLERANCE ?
-	      CLEARPAGE_STRATEGY_REP_STOSB : CLEARPAGE_STRATEGY_KERNEL;
+/*
+ * The policy settings the figures justify (HotStrategy=, what
+ * ColdStrategy=auto picks per backend, NonTemporal=) with the reasons in
+ * @ad->why, and the allowlist line, checked with clearpaged's own parser;
+ * 0 or the exit status.
+ */
+static int advise_settings(struct advise *ad)
+{
+	const struct verdict *v = ad->v;
+	char names[128], error[512];
+	struct allowlist check;
+	bool nt_any = false;
+	size_t used = 0;
+	int pick[2];
+
+	ad->hot = (ad->mask & (1U << CLEARPAGE_STRATEGY_REP_STOSB)) &&
+		  v[CLEARPAGE_STRATEGY_REP_STOSB].hot4k <= HOT_TOLERANCE ?
+		  CLEARPAGE_STRATEGY_REP_STOSB : CLEARPAGE_STRATEGY_KERNEL;
 	/* What ColdStrategy=auto will pick per backend, and whether it may
 	 * be non-temporal even when the application reads everything. */
-	nt_yes = true;
-	nt_any = false;
-	for (b = 0; b < 2; b++) {
+	ad->nt_yes = true;
+	for (int b = 0; b < 2; b++) {
 		double best_temporal = 1;	/* the kernel's own way */
 
 		pick[b] = -1;
-		for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 			double c = b ? v[s].cold2m : v[s].cold4k;
 			double read = b ? v[s].folio2m : v[s].page4k;
 
-			if (!(allowed & (1U << s)))
+			if (!(ad->allowed & (1U << s)))
 				continue;
 			if (pick[b] < 0 || c < (b ? v[pick[b]].cold2m : v[pick[b]].cold4k))
 				pick[b] = s;
@@ -356,64 +373,99 @@ int bench_advise(int argc, char **argv)
 			double read = b ? v[pick[b]].folio2m : v[pick[b]].page4k;
 
 			nt_any = true;
-			nt_yes &= read < best_temporal;
-			used += snprintf(why + used, sizeof(why) - used,
+			ad->nt_yes &= read < best_temporal;
+			used += snprintf(ad->why + used, sizeof(ad->why) - used,
 					 "# %s: %s stays at %.2fx the kernel with the whole %s read right after, the best temporal strategy at %.2fx.\n",
 					 b ? "huge" : "4k", policy_strategy_name(pick[b]),
 					 read, b ? "folio" : "page", best_temporal);
 		}
 	}
-	nt_yes &= nt_any;
-	used += snprintf(why + used, sizeof(why) - used,
+	ad->nt_yes &= nt_any;
+	used += snprintf(ad->why + used, sizeof(ad->why) - used,
 			 "# HotStrategy=%s: rep_stosb costs %.2fx the kernel's routine on hot 4 KiB pages%s.\n",
-			 policy_strategy_name(hot),
+			 policy_strategy_name(ad->hot),
 			 v[CLEARPAGE_STRATEGY_REP_STOSB].hot4k,
-			 hot == CLEARPAGE_STRATEGY_KERNEL ? " (more than 1.10x: no ERMS)" : "");
-	used += snprintf(why + used, sizeof(why) - used,
+			 ad->hot == CLEARPAGE_STRATEGY_KERNEL ? " (more than 1.10x: no ERMS)" : "");
+	used += snprintf(ad->why + used, sizeof(ad->why) - used,
 			 "# ColdStrategy=auto: per backend the allowed strategy with the lowest calibrated cold cost; measured here, 4k: %s (%.2fx the kernel), huge: %s (%.2fx).\n",
 			 pick[0] >= 0 ? policy_strategy_name(pick[0]) : "kernel",
 			 pick[0] >= 0 ? v[pick[0]].cold4k : 1.0,
 			 pick[1] >= 0 ? policy_strategy_name(pick[1]) : "kernel",
 			 pick[1] >= 0 ? v[pick[1]].cold2m : 1.0);
-	snprintf(why + used, sizeof(why) - used,
-		 "# NonTemporal=%s: %s.\n", nt_yes ? "yes" : "auto",
+	snprintf(ad->why + used, sizeof(ad->why) - used,
+		 "# NonTemporal=%s: %s.\n", ad->nt_yes ? "yes" : "auto",
 		 !nt_any ? "no backend's best cold strategy is non-temporal" :
-		 nt_yes ? "the non-temporal picks win even when everything is read after the clear" :
+		 ad->nt_yes ? "the non-temporal picks win even when everything is read after the clear" :
 		 "where the application reads the page right after, it pays the misses: only where cache-miss counters watch it");
 
-	allowlist_format_strategies(allowed, names, sizeof(names));
-	snprintf(line, sizeof(line), "%s  0x%x  0x%x  *  %s", vendor, family,
-		 model, names);
-
+	allowlist_format_strategies(ad->allowed, names, sizeof(names));
+	snprintf(ad->line, sizeof(ad->line), "%s  0x%x  0x%x  *  %s", ad->vendor,
+		 ad->family, ad->model, names);
 	/* What the daemon will parse: check it before printing it. */
-	if (allowlist_parse(&check, "advise", line, error, sizeof(error))) {
-		bench_error("the allowlist line does not parse (%s): %s", error, line);
+	if (allowlist_parse(&check, "advise", ad->line, error, sizeof(error))) {
+		bench_error("the allowlist line does not parse (%s): %s", error,
+			    ad->line);
 		return 1;
 	}
 	allowlist_free(&check);
+	return 0;
+}
+
+/* --write: both drop-ins under --root, both or neither; 0 or the exit status. */
+static int advise_write(const struct advise *ad)
+{
+	char text[4096], text2[4096], path[1024], path2[1024], date[32];
+	time_t now = time(NULL);
+
 	strftime(date, sizeof(date), "%Y-%m-%d", localtime(&now));
-
-	printf("CPU allowlist line (clearpaged may choose these here):\n%s\n\n", line);
-	printf("Policy settings ([Policy] in clearpaged.conf):\nHotStrategy=%s\nColdStrategy=auto\nNonTemporal=%s\n\n%s",
-	       policy_strategy_name(hot), nt_yes ? "yes" : "auto", why);
-	if (!write)
-		return 0;
-
 	snprintf(text, sizeof(text),
 		 "# Measured by clearpage-bench advise on %s (%lu runs); see the ratios\n"
 		 "# in advise.json. A measured line here comes before the shipped list.\n"
-		 "%s\n", date, runs, line);
+		 "%s\n", date, ad->args.runs, ad->line);
 	snprintf(path, sizeof(path), "%s/etc/clearpaged/cpu-allowlist.d/50-advise.conf",
-		 root);
+		 ad->root);
 	snprintf(text2, sizeof(text2),
 		 "# Measured by clearpage-bench advise on %s for %s family 0x%x model 0x%x.\n"
 		 "%s[Policy]\nHotStrategy=%s\nColdStrategy=auto\nNonTemporal=%s\n",
-		 date, vendor, family, model, why, policy_strategy_name(hot),
-		 nt_yes ? "yes" : "auto");
-	snprintf(path2, sizeof(path2), "%s/etc/clearpaged.conf.d/50-advise.conf", root);
+		 date, ad->vendor, ad->family, ad->model, ad->why,
+		 policy_strategy_name(ad->hot), ad->nt_yes ? "yes" : "auto");
+	snprintf(path2, sizeof(path2), "%s/etc/clearpaged.conf.d/50-advise.conf",
+		 ad->root);
 	if (write_dropins((const char *[2]){ path, path2 },
 			  (const char *[2]){ text, text2 }))
 		return 1;
 	printf("Apply with: systemctl reload clearpaged\n");
 	return 0;
+}
+
+int bench_advise(int argc, char **argv)
+{
+	static struct pattern_result results[512];
+	static struct advise ad;
+	int err;
+
+	ad = (struct advise){
+		.args = BENCH_ARGS(5), .root = "",
+		.po = { .pool_bytes = 1ULL << 30, .chunks = { BENCH_HUGE },
+			.nr_chunks = 1, .results = results, .max_results = 512,
+			.sustained = true, .load_cpu = -1 },
+	};
+	err = advise_parse(argc, argv, &ad);
+	if (err != BENCH_GO_ON)
+		return err;
+	err = advise_measure(argc, argv, &ad);
+	if (err)
+		return err;
+	advise_judge(&ad);
+	if (!ad.allowed) {
+		printf("No strategy beat the kernel's routine here: leave this CPU unlisted (clearpaged only monitors it).\n");
+		return 0;
+	}
+	err = advise_settings(&ad);
+	if (err)
+		return err;
+	printf("CPU allowlist line (clearpaged may choose these here):\n%s\n\n", ad.line);
+	printf("Policy settings ([Policy] in clearpaged.conf):\nHotStrategy=%s\nColdStrategy=auto\nNonTemporal=%s\n\n%s",
+	       policy_strategy_name(ad.hot), ad.nt_yes ? "yes" : "auto", ad.why);
+	return ad.write ? advise_write(&ad) : 0;
 }
