@@ -695,7 +695,92 @@ static json_object *calibration_json(const struct replay *r)
 	return o;
 }
 
-int bench_replay(int argc, char **argv)
+/* One replay run: the command line beside struct replay, and its results. */
+struct replay_run {
+	struct bench_args args;
+	const char *workload, *phases;
+	unsigned long repeats, cold_mb;
+	bool loaded;
+	double load_rate;
+	int arms[BENCH_ARM_COUNT + 1], nr_arms;
+	double *totals, *phase_ns, *oracle;	/* per arm and repeat (and phase) */
+	double med[BENCH_ARM_COUNT + 1], oracle_med, best_med;
+	int best;				/* the best static arm */
+};
+
+/* --backend, --touch, --kernel, --measure-kb, --regime, --trial-every. */
+static int replay_option(int opt, const char *arg, struct replay *r,
+			 bool *touch_given)
+{
+	unsigned long v;
+
+	switch (opt) {
+	case 'b':
+		if (!strcmp(arg, "huge")) {
+			r->huge = true;
+			r->unit_pages = BENCH_HUGE / BENCH_PAGE;
+			if (!*touch_given)
+				r->touch = TOUCH_PAGE;
+		} else if (strcmp(arg, "4k")) {
+			bench_error("--backend: '%s' is not 4k or huge", arg);
+			return 2;
+		}
+		return 0;
+	case 't':
+		for (v = 0; v < 4; v++)
+			if (!strcmp(arg, touch_names[v]))
+				break;
+		if (v == 4) {
+			bench_error("--touch: '%s' is not none, line, page or folio", arg);
+			return 2;
+		}
+		r->touch = (enum touch)v;
+		*touch_given = true;
+		return 0;
+	case 'k':
+		if (!strcmp(arg, "6.x")) {
+			r->kernel_arm = BENCH_ARM_KERNEL_6X;
+		} else if (!strcmp(arg, "7.x")) {
+			r->kernel_arm = BENCH_ARM_KERNEL_7X;
+		} else {
+			bench_error("--kernel: '%s' is not 6.x or 7.x", arg);
+			return 2;
+		}
+		return 0;
+	case 'T':
+		if (bench_parse_uint(arg, "--trial-every", 1UL << 20,
+				     &r->trial_every))
+			return 2;
+		if (r->trial_every && r->trial_every < CLEARPAGE_STRATEGY_COUNT) {
+			bench_error("--trial-every: %lu leaves no frame of its own to every candidate (0, or %d and more)",
+				    r->trial_every, CLEARPAGE_STRATEGY_COUNT);
+			return 2;
+		}
+		return 0;
+	case 'M':
+		if (bench_parse_uint(arg, "--measure-kb", 1UL << 20, &v))
+			return 2;
+		if (!v || v % 4) {
+			bench_error("--measure-kb: a multiple of 4 from 4 on");
+			return 2;
+		}
+		r->measure_pages = v / 4;
+		return 0;
+	case 'G':
+		if (!strcmp(arg, "burst")) {
+			r->burst = true;
+		} else if (strcmp(arg, "sustained")) {
+			bench_error("--regime: '%s' is not burst or sustained (loaded: --load CPU)", arg);
+			return 2;
+		}
+		return 0;
+	}
+	return BENCH_GO_ON;
+}
+
+/* The command line into @r and @run; BENCH_GO_ON, or the exit status. */
+static int replay_parse(int argc, char **argv, struct replay *r,
+			struct replay_run *run)
 {
 	static const struct option options[] = {
 		{ "backend", required_argument, NULL, 'b' },
@@ -717,122 +802,49 @@ int bench_replay(int argc, char **argv)
 		BENCH_OPTION_OUT, BENCH_OPTION_HELP,
 		{}
 	};
-	static struct replay r;
 	struct daemon_config daemon_config;
-	char error[512];
-	const char *workload = "mixed", *phases = NULL, *dir = "bench-results";
 	bool touch_given = false;
-	unsigned long repeats = 3, cold_mb = 0, cpu = ~0UL, node = ~0UL, v;
-	unsigned long load_cpu = ~0UL;
-	struct bench_load *load = NULL;
-	double load_rate = 0;
-	bool loaded;
-	int arms[BENCH_ARM_COUNT + 1], nr_arms = 0, opt, best = -1;
-	double *totals, *phase_ns, oracle_med, adaptive_med, best_med = 0;
-	double med[BENCH_ARM_COUNT + 1], lo, hi;
-	double *oracle;
-	struct bench_out out;
-	json_object *results, *o;
-	struct bench_args args = BENCH_ARGS(1);
-	int err;
+	char error[512];
+	int opt, err;
 
-	memset(&r, 0, sizeof(r));
-	r.pages = 0;
-	r.hot_pages = 0;
-	r.touch = TOUCH_LINE;
-	r.unit_pages = 1;
-	r.sample_every = 64;
-	r.reference_every = 32;
-	r.trial_every = 64;
-	r.measure_pages = 64;
 	config_defaults(&daemon_config);
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		err = replay_option(opt, optarg, r, &touch_given);
+		if (err != BENCH_GO_ON) {
+			if (err)
+				return err;
+			continue;
+		}
 		switch (opt) {
-		case 'b':
-			if (!strcmp(optarg, "huge")) {
-				r.huge = true;
-				r.unit_pages = BENCH_HUGE / BENCH_PAGE;
-				if (!touch_given)
-					r.touch = TOUCH_PAGE;
-			} else if (strcmp(optarg, "4k")) {
-				bench_error("--backend: '%s' is not 4k or huge", optarg);
-				return 2;
-			}
-			break;
-		case 'w': workload = optarg; break;
-		case 'p': phases = optarg; break;
+		case 'w': run->workload = optarg; break;
+		case 'p': run->phases = optarg; break;
 		case 'P':
-			if (bench_parse_range(optarg, "--pages", 1, 1UL << 24, &r.pages))
+			if (bench_parse_range(optarg, "--pages", 1, 1UL << 24, &r->pages))
 				return 2;
-			break;
-		case 't':
-			for (v = 0; v < 4; v++)
-				if (!strcmp(optarg, touch_names[v]))
-					break;
-			if (v == 4) {
-				bench_error("--touch: '%s' is not none, line, page or folio", optarg);
-				return 2;
-			}
-			r.touch = (enum touch)v;
-			touch_given = true;
 			break;
 		case 'H':
-			if (bench_parse_range(optarg, "--hot-pages", 1, 1UL << 20, &r.hot_pages))
+			if (bench_parse_range(optarg, "--hot-pages", 1, 1UL << 20,
+					      &r->hot_pages))
 				return 2;
 			break;
 		case 'C':
-			if (bench_parse_range(optarg, "--cold-mb", 1, 1UL << 20, &cold_mb))
+			if (bench_parse_range(optarg, "--cold-mb", 1, 1UL << 20,
+					      &run->cold_mb))
 				return 2;
 			break;
 		case 'r':
-			if (bench_parse_range(optarg, "--repeats", 1, 1000, &repeats))
+			if (bench_parse_range(optarg, "--repeats", 1, 1000, &run->repeats))
 				return 2;
 			break;
 		case 's':
-			if (bench_parse_range(optarg, "--sample-every", 1, 1UL << 20, &r.sample_every))
+			if (bench_parse_range(optarg, "--sample-every", 1, 1UL << 20,
+					      &r->sample_every))
 				return 2;
 			break;
 		case 'R':
 			if (bench_parse_uint(optarg, "--reference-every", 1UL << 20,
-					     &r.reference_every))
+					     &r->reference_every))
 				return 2;
-			break;
-		case 'k':
-			if (!strcmp(optarg, "6.x")) {
-				r.kernel_arm = BENCH_ARM_KERNEL_6X;
-			} else if (!strcmp(optarg, "7.x")) {
-				r.kernel_arm = BENCH_ARM_KERNEL_7X;
-			} else {
-				bench_error("--kernel: '%s' is not 6.x or 7.x", optarg);
-				return 2;
-			}
-			break;
-		case 'T':
-			if (bench_parse_uint(optarg, "--trial-every", 1UL << 20,
-					     &r.trial_every))
-				return 2;
-			if (r.trial_every && r.trial_every < CLEARPAGE_STRATEGY_COUNT) {
-				bench_error("--trial-every: %lu leaves no frame of its own to every candidate (0, or %d and more)",
-					    r.trial_every, CLEARPAGE_STRATEGY_COUNT);
-				return 2;
-			}
-			break;
-		case 'M':
-			if (bench_parse_uint(optarg, "--measure-kb", 1UL << 20, &v))
-				return 2;
-			if (!v || v % 4) {
-				bench_error("--measure-kb: a multiple of 4 from 4 on");
-				return 2;
-			}
-			r.measure_pages = v / 4;
-			break;
-		case 'G':
-			if (!strcmp(optarg, "burst")) {
-				r.burst = true;
-			} else if (strcmp(optarg, "sustained")) {
-				bench_error("--regime: '%s' is not burst or sustained (loaded: --load CPU)", optarg);
-				return 2;
-			}
 			break;
 		case 'f':
 			if (config_load_file(&daemon_config, optarg, NULL, NULL,
@@ -842,263 +854,318 @@ int bench_replay(int argc, char **argv)
 			}
 			break;
 		default:
-			err = bench_common_option(opt, optarg, &args, usage);
+			err = bench_common_option(opt, optarg, &run->args, usage);
 			if (err != BENCH_GO_ON)
 				return err;
 		}
 	}
-	err = bench_common_done(argc, &args, usage);
+	err = bench_common_done(argc, &run->args, usage);
 	if (err != BENCH_GO_ON)
 		return err;
-	cpu = args.cpu;
-	node = args.node;
-	load_cpu = args.load_cpu;
-	dir = args.out;
-	if (load_cpu != ~0UL && r.burst) {
+	if (run->args.load_cpu != ~0UL && r->burst) {
 		bench_error("--load is the loaded regime, --regime burst another: choose one");
 		return 2;
 	}
-	if (!r.kernel_arm)
-		r.kernel_arm = bench_running_kernel_arm() == BENCH_ARM_KERNEL_7X ?
-			       BENCH_ARM_KERNEL_7X : BENCH_ARM_KERNEL_6X;
-	if (!r.pages)
-		r.pages = r.huge ? 65536 : 4096;
-	if (!r.hot_pages)
-		r.hot_pages = r.huge ? 1024 : 64;
-	if (r.touch == TOUCH_FOLIO && !r.huge) {
+	if (!r->kernel_arm)
+		r->kernel_arm = bench_running_kernel_arm() == BENCH_ARM_KERNEL_7X ?
+				BENCH_ARM_KERNEL_7X : BENCH_ARM_KERNEL_6X;
+	if (!r->pages)
+		r->pages = r->huge ? 65536 : 4096;
+	if (!r->hot_pages)
+		r->hot_pages = r->huge ? 1024 : 64;
+	if (r->touch == TOUCH_FOLIO && !r->huge) {
 		bench_error("--touch folio is for --backend huge");
 		return 2;
 	}
-	if (r.pages % r.unit_pages || r.hot_pages % r.unit_pages) {
+	if (r->pages % r->unit_pages || r->hot_pages % r->unit_pages) {
 		bench_error("--pages and --hot-pages: whole 2 MiB folios (multiples of 512) with --backend huge");
 		return 2;
 	}
-	r.config = daemon_config.policy;
-	if (!phases) {
-		if (!strcmp(workload, "mixed"))
-			phases = "hot:30,cold:30,hot:30,cold:30";
-		else if (!strcmp(workload, "hot"))
-			phases = "hot:120";
-		else if (!strcmp(workload, "cold"))
-			phases = "cold:120";
+	r->config = daemon_config.policy;
+	if (!run->phases) {
+		if (!strcmp(run->workload, "mixed"))
+			run->phases = "hot:30,cold:30,hot:30,cold:30";
+		else if (!strcmp(run->workload, "hot"))
+			run->phases = "hot:120";
+		else if (!strcmp(run->workload, "cold"))
+			run->phases = "cold:120";
 		else {
-			bench_error("--workload: '%s' is not mixed, hot or cold", workload);
+			bench_error("--workload: '%s' is not mixed, hot or cold",
+				    run->workload);
 			return 2;
 		}
 	} else {
-		workload = "custom";
+		run->workload = "custom";
 	}
-	if (parse_phases(&r, phases))
+	if (parse_phases(r, run->phases))
 		return 2;
-	if (!cold_mb) {
-		cold_mb = (4 * bench_llc_bytes()) >> 20;
-		if (cold_mb < 1024)
-			cold_mb = 1024;
+	if (!run->cold_mb) {
+		run->cold_mb = (4 * bench_llc_bytes()) >> 20;
+		if (run->cold_mb < 1024)
+			run->cold_mb = 1024;
 	}
 	/* Hot units are numbered from the cold pool's shuffle. */
-	if (r.hot_pages > (cold_mb << 20) / BENCH_PAGE) {
+	if (r->hot_pages > (run->cold_mb << 20) / BENCH_PAGE) {
 		bench_error("--hot-pages: %lu pages do not fit the cold pool of %lu MiB (--cold-mb)",
-			    r.hot_pages, cold_mb);
+			    r->hot_pages, run->cold_mb);
 		return 2;
 	}
-	if (cpu != ~0UL && bench_bind_cpu((int)cpu))
+	return BENCH_GO_ON;
+}
+
+/*
+ * The pools, the calibration, the load; then every arm once per repeat,
+ * in an order that rotates, and the oracle of each repeat. 0 or the exit
+ * status.
+ */
+static int replay_arms(struct replay *r, struct replay_run *run)
+{
+	unsigned long repeats = run->repeats;
+	struct bench_load *load = NULL;
+	int err;
+
+	if (run->args.cpu != ~0UL && bench_bind_cpu((int)run->args.cpu))
 		return 1;
-	bench_progress("replay: mapping %lu MiB and calibrating", cold_mb);
-	err = setup(&r, cold_mb, node == ~0UL ? -1 : (int)node);
+	bench_progress("replay: mapping %lu MiB and calibrating", run->cold_mb);
+	err = setup(r, run->cold_mb,
+		    run->args.node == ~0UL ? -1 : (int)run->args.node);
 	bench_progress_done();
 	if (err) {
 		if (err == -ENOMEM)
-			bench_error("replay: out of memory for a %lu MiB cold pool (--cold-mb)", cold_mb);
+			bench_error("replay: out of memory for a %lu MiB cold pool (--cold-mb)",
+				    run->cold_mb);
 		return 1;
 	}
-
-	if (load_cpu != ~0UL) {
-		load = bench_load_start((int)load_cpu, 4 * (cold_mb << 20) > (1UL << 30) ?
-							(1UL << 30) : 4 * (cold_mb << 20));
+	if (run->args.load_cpu != ~0UL) {
+		load = bench_load_start((int)run->args.load_cpu,
+					4 * (run->cold_mb << 20) > (1UL << 30) ?
+					(1UL << 30) : 4 * (run->cold_mb << 20));
 		if (!load)
 			return 1;
 	}
-
-	arms[nr_arms++] = ADAPTIVE;
+	run->arms[run->nr_arms++] = ADAPTIVE;
 	/* Huge: both kernel series' own clears, the baselines. */
-	if (r.huge) {
-		arms[nr_arms++] = BENCH_ARM_KERNEL_6X;
-		arms[nr_arms++] = BENCH_ARM_KERNEL_7X;
+	if (r->huge) {
+		run->arms[run->nr_arms++] = BENCH_ARM_KERNEL_6X;
+		run->arms[run->nr_arms++] = BENCH_ARM_KERNEL_7X;
 	}
 	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
-		if (r.allowed & (1U << s))
-			arms[nr_arms++] = s;
-	totals = calloc(nr_arms * repeats, sizeof(*totals));
-	phase_ns = calloc((size_t)nr_arms * repeats * r.nr_phases, sizeof(*phase_ns));
-	oracle = calloc(repeats, sizeof(*oracle));
-	if (!totals || !phase_ns || !oracle)
+		if (r->allowed & (1U << s))
+			run->arms[run->nr_arms++] = s;
+	run->totals = calloc(run->nr_arms * repeats, sizeof(*run->totals));
+	run->phase_ns = calloc((size_t)run->nr_arms * repeats * r->nr_phases,
+			       sizeof(*run->phase_ns));
+	run->oracle = calloc(repeats, sizeof(*run->oracle));
+	if (!run->totals || !run->phase_ns || !run->oracle) {
+		bench_load_stop(load);
 		return 1;
+	}
 	for (unsigned long rep = 0; rep < repeats; rep++) {
-		for (int k = 0; k < nr_arms; k++) {
-			int a = (int)((k + rep) % nr_arms);	/* rotate the order */
-			int arm = arms[a];
+		for (int k = 0; k < run->nr_arms; k++) {
+			int a = (int)((k + rep) % run->nr_arms);	/* rotate the order */
+			int arm = run->arms[a];
 
 			bench_progress("replay: repeat %lu/%lu, %s", rep + 1, repeats,
-				       arm_name(&r, arm));
-			totals[a * repeats + rep] =
-				run_arm(&r, arm, &phase_ns[((size_t)a * repeats + rep) * r.nr_phases],
+				       arm_name(r, arm));
+			run->totals[a * repeats + rep] =
+				run_arm(r, arm, &run->phase_ns[((size_t)a * repeats + rep) * r->nr_phases],
 					arm == ADAPTIVE && rep == repeats - 1);
 		}
 		/* The oracle: per phase, the best static arm of this repeat. */
-		for (int ph = 0; ph < r.nr_phases; ph++) {
+		for (int ph = 0; ph < r->nr_phases; ph++) {
 			double phase_best = 0;
 
-			for (int a = 1; a < nr_arms; a++) {
-				double x = phase_ns[((size_t)a * repeats + rep) * r.nr_phases + ph];
+			for (int a = 1; a < run->nr_arms; a++) {
+				double x = run->phase_ns[((size_t)a * repeats + rep) * r->nr_phases + ph];
 
 				if (a == 1 || x < phase_best)
 					phase_best = x;
 			}
-			oracle[rep] += phase_best;
+			run->oracle[rep] += phase_best;
 		}
 	}
 	bench_progress_done();
-	load_rate = bench_load_stop(load);
-	loaded = load != NULL;
-	load = NULL;
+	run->load_rate = bench_load_stop(load);
+	run->loaded = load != NULL;
+	return 0;
+}
 
-	if (bench_out_open(&out, dir, "replay", argc, argv,
-			   "arm,repeat,total_ms"))
-		return 1;
-	for (int a = 0; a < nr_arms; a++) {
-		double copy[1000];
+/* Every run in the CSV; the medians, the oracle's and the best static arm. */
+static void replay_medians(const struct replay *r, struct replay_run *run,
+			   struct bench_out *out)
+{
+	unsigned long repeats = run->repeats;
+	double copy[1000], lo, hi;
 
+	run->best = -1;
+	for (int a = 0; a < run->nr_arms; a++) {
 		for (unsigned long rep = 0; rep < repeats; rep++) {
-			copy[rep] = totals[a * repeats + rep];
-			bench_out_csv(&out, "%s,%lu,%.3f",
-				      arm_name(&r, arms[a]),
-				      rep, totals[a * repeats + rep] / 1e6);
+			copy[rep] = run->totals[a * repeats + rep];
+			bench_out_csv(out, "%s,%lu,%.3f", arm_name(r, run->arms[a]),
+				      rep, run->totals[a * repeats + rep] / 1e6);
 		}
-		bench_summary(copy, repeats, &med[a], &lo, &hi);
-		if (a && (best < 0 || med[a] < best_med)) {
-			best = a;
-			best_med = med[a];
+		bench_summary(copy, repeats, &run->med[a], &lo, &hi);
+		if (a && (run->best < 0 || run->med[a] < run->best_med)) {
+			run->best = a;
+			run->best_med = run->med[a];
 		}
 	}
 	for (unsigned long rep = 0; rep < repeats; rep++)
-		bench_out_csv(&out, "oracle,%lu,%.3f", rep, oracle[rep] / 1e6);
-	{
-		double copy[1000];
+		bench_out_csv(out, "oracle,%lu,%.3f", rep, run->oracle[rep] / 1e6);
+	memcpy(copy, run->oracle, repeats * sizeof(*run->oracle));
+	bench_summary(copy, repeats, &run->oracle_med, &lo, &hi);
+}
 
-		memcpy(copy, oracle, repeats * sizeof(*oracle));
-		bench_summary(copy, repeats, &oracle_med, &lo, &hi);
-	}
-	adaptive_med = med[0];
+/* The report on standard output. */
+static void replay_print(const struct replay *r, const struct replay_run *run)
+{
+	double adaptive_med = run->med[0];
 
 	printf("replay: %s backend, %s workload (%s), %lu pages per interval, touch %s, %lu repeats\n",
-	       r.huge ? "huge" : "4k", workload, phases, r.pages,
-	       touch_names[r.touch], repeats);
+	       r->huge ? "huge" : "4k", run->workload, run->phases, r->pages,
+	       touch_names[r->touch], run->repeats);
 	printf("calibration (ns/4K hot/cold):");
 	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
-		if (r.calibration.valid[s])
+		if (r->calibration.valid[s])
 			printf(" %s %.0f/%.0f", policy_strategy_name(s),
-			       r.calibration.hot_ns[s], r.calibration.cold_ns[s]);
+			       r->calibration.hot_ns[s], r->calibration.cold_ns[s]);
 	printf("\npolicy: hot %s, cold %s; reference clears 1 in %lu%s\n",
-	       policy_strategy_name(r.hot),
-	       r.cold >= 0 ? policy_strategy_name(r.cold) : "none (holds still)",
-	       r.reference_every, r.reference_every ? "" : " (off: probing)");
+	       policy_strategy_name(r->hot),
+	       r->cold >= 0 ? policy_strategy_name(r->cold) : "none (holds still)",
+	       r->reference_every, r->reference_every ? "" : " (off: probing)");
 	printf("regime: %s; trials 1 in %lu per candidate%s; cost of knowing (reference and trial clears beyond the strategy's own cost, adaptive arm): %.1f%% of its time\n",
-	       loaded ? "loaded" : r.burst ? "burst" : "sustained", r.trial_every,
-	       r.trial_every ? "" : " (off: the calibration decides)",
-	       r.clear_ns > 0 ? 100 * r.knowing_ns / r.clear_ns : 0);
-	if (loaded)
-		printf("load on CPU %lu: %.1f GB/s written and read\n", load_cpu,
-		       load_rate / 1e9);
+	       run->loaded ? "loaded" : r->burst ? "burst" : "sustained",
+	       r->trial_every, r->trial_every ? "" : " (off: the calibration decides)",
+	       r->clear_ns > 0 ? 100 * r->knowing_ns / r->clear_ns : 0);
+	if (run->loaded)
+		printf("load on CPU %lu: %.1f GB/s written and read\n",
+		       run->args.load_cpu, run->load_rate / 1e9);
 	printf("%-10s %14s %10s\n", "arm", "total ms", "/ oracle");
-	printf("%-10s %14.2f %10.3f\n", "oracle", oracle_med / 1e6, 1.0);
-	for (int a = 0; a < nr_arms; a++)
-		printf("%-10s %14.2f %10.3f\n",
-		       arm_name(&r, arms[a]),
-		       med[a] / 1e6, med[a] / oracle_med);
+	printf("%-10s %14.2f %10.3f\n", "oracle", run->oracle_med / 1e6, 1.0);
+	for (int a = 0; a < run->nr_arms; a++)
+		printf("%-10s %14.2f %10.3f\n", arm_name(r, run->arms[a]),
+		       run->med[a] / 1e6, run->med[a] / run->oracle_med);
 	printf("adaptive / oracle = %.3f; adaptive / best static (%s) = %.3f (%+.1f%%); %u switches, %u reverts\n",
-	       adaptive_med / oracle_med, arm_name(&r, arms[best]),
-	       adaptive_med / best_med, (adaptive_med / best_med - 1) * 100,
-	       r.switches, r.reverts);
-	if (r.huge)
+	       adaptive_med / run->oracle_med, arm_name(r, run->arms[run->best]),
+	       adaptive_med / run->best_med,
+	       (adaptive_med / run->best_med - 1) * 100, r->switches, r->reverts);
+	if (r->huge)
 		printf("adaptive / kernel-6.x walk = %.3f; adaptive / kernel-7.x extents = %.3f (replayed as the module on %s)\n",
-		       adaptive_med / med[1], adaptive_med / med[2],
-		       arm_name(&r, r.kernel_arm));
+		       adaptive_med / run->med[1], adaptive_med / run->med[2],
+		       arm_name(r, r->kernel_arm));
+}
 
-	results = json_object_new_object();
-	json_object_object_add(out.root, "results", results);
-	json_object_object_add(results, "backend", json_object_new_string(r.huge ? "huge" : "4k"));
-	json_object_object_add(results, "workload", json_object_new_string(workload));
-	json_object_object_add(results, "phases", json_object_new_string(phases));
-	json_object_object_add(results, "pages_per_interval", json_object_new_int64((int64_t)r.pages));
-	json_object_object_add(results, "touch", json_object_new_string(touch_names[r.touch]));
-	json_object_object_add(results, "hot_pool_pages", json_object_new_int64((int64_t)r.hot_pages));
-	json_object_object_add(results, "cold_pool_mb", json_object_new_int64((int64_t)cold_mb));
-	json_object_object_add(results, "sample_every", json_object_new_int64((int64_t)r.sample_every));
-	json_object_object_add(results, "reference_every", json_object_new_int64((int64_t)r.reference_every));
+/* The results object of the JSON. */
+static json_object *replay_json(const struct replay *r,
+				const struct replay_run *run)
+{
+	json_object *results = json_object_new_object(), *o;
+	unsigned long repeats = run->repeats;
+	double adaptive_med = run->med[0];
+
+	json_object_object_add(results, "backend", json_object_new_string(r->huge ? "huge" : "4k"));
+	json_object_object_add(results, "workload", json_object_new_string(run->workload));
+	json_object_object_add(results, "phases", json_object_new_string(run->phases));
+	json_object_object_add(results, "pages_per_interval", json_object_new_int64((int64_t)r->pages));
+	json_object_object_add(results, "touch", json_object_new_string(touch_names[r->touch]));
+	json_object_object_add(results, "hot_pool_pages", json_object_new_int64((int64_t)r->hot_pages));
+	json_object_object_add(results, "cold_pool_mb", json_object_new_int64((int64_t)run->cold_mb));
+	json_object_object_add(results, "sample_every", json_object_new_int64((int64_t)r->sample_every));
+	json_object_object_add(results, "reference_every", json_object_new_int64((int64_t)r->reference_every));
 	json_object_object_add(results, "repeats", json_object_new_int64((int64_t)repeats));
-	json_object_object_add(results, "trial_every", json_object_new_int64((int64_t)r.trial_every));
-	json_object_object_add(results, "regime", json_object_new_string(loaded ? "loaded" : r.burst ? "burst" : "sustained"));
-	json_object_object_add(results, "load_bytes_per_second", json_object_new_double(load_rate));
-	json_object_object_add(results, "measure_kb", json_object_new_int64((int64_t)r.measure_pages * 4));
+	json_object_object_add(results, "trial_every", json_object_new_int64((int64_t)r->trial_every));
+	json_object_object_add(results, "regime", json_object_new_string(run->loaded ? "loaded" : r->burst ? "burst" : "sustained"));
+	json_object_object_add(results, "load_bytes_per_second", json_object_new_double(run->load_rate));
+	json_object_object_add(results, "measure_kb", json_object_new_int64((int64_t)r->measure_pages * 4));
 	o = json_object_new_object();
 	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
-		if (r.measured_pages[s])
+		if (r->measured_pages[s])
 			json_object_object_add(o, s ? policy_strategy_name(s) : "kernel",
-					       json_object_new_double(r.measured_ns[s] /
-								      r.measured_pages[s]));
+					       json_object_new_double(r->measured_ns[s] /
+								      r->measured_pages[s]));
 	json_object_object_add(results, "measured_ns_per_page", o);
 	json_object_object_add(results, "cost_of_knowing",
-			       json_object_new_double(r.clear_ns > 0 ? r.knowing_ns / r.clear_ns : 0));
-	json_object_object_add(results, "calibration", calibration_json(&r));
-	json_object_object_add(results, "hot_strategy", json_object_new_string(policy_strategy_name(r.hot)));
+			       json_object_new_double(r->clear_ns > 0 ? r->knowing_ns / r->clear_ns : 0));
+	json_object_object_add(results, "calibration", calibration_json(r));
+	json_object_object_add(results, "hot_strategy", json_object_new_string(policy_strategy_name(r->hot)));
 	json_object_object_add(results, "cold_strategy",
-			       r.cold >= 0 ? json_object_new_string(policy_strategy_name(r.cold)) : NULL);
+			       r->cold >= 0 ? json_object_new_string(policy_strategy_name(r->cold)) : NULL);
 	json_object_object_add(results, "non_temporal",
-			       json_object_new_string(r.config.non_temporal == POLICY_NT_AUTO ? "auto" :
-						      r.config.non_temporal == POLICY_NT_YES ? "yes" : "no"));
+			       json_object_new_string(r->config.non_temporal == POLICY_NT_AUTO ? "auto" :
+						      r->config.non_temporal == POLICY_NT_YES ? "yes" : "no"));
 	o = json_object_new_object();
-	json_object_object_add(o, "oracle", json_object_new_double(oracle_med / 1e6));
-	for (int a = 0; a < nr_arms; a++)
-		json_object_object_add(o, arm_name(&r, arms[a]),
-				       json_object_new_double(med[a] / 1e6));
+	json_object_object_add(o, "oracle", json_object_new_double(run->oracle_med / 1e6));
+	for (int a = 0; a < run->nr_arms; a++)
+		json_object_object_add(o, arm_name(r, run->arms[a]),
+				       json_object_new_double(run->med[a] / 1e6));
 	json_object_object_add(results, "median_total_ms", o);
 	/* Per phase, the last repeat: where the time went. */
 	o = json_object_new_object();
-	for (int a = 0; a < nr_arms; a++) {
+	for (int a = 0; a < run->nr_arms; a++) {
 		json_object *list = json_object_new_array();
 
-		for (int ph = 0; ph < r.nr_phases; ph++)
+		for (int ph = 0; ph < r->nr_phases; ph++)
 			json_object_array_add(list, json_object_new_double(
-				phase_ns[((size_t)a * repeats + repeats - 1) * r.nr_phases + ph] / 1e6));
-		json_object_object_add(o, arm_name(&r, arms[a]),
-				       list);
+				run->phase_ns[((size_t)a * repeats + repeats - 1) * r->nr_phases + ph] / 1e6));
+		json_object_object_add(o, arm_name(r, run->arms[a]), list);
 	}
 	json_object_object_add(results, "last_repeat_phase_ms", o);
-	json_object_object_add(results, "best_static", json_object_new_string(arm_name(&r, arms[best])));
-	json_object_object_add(results, "adaptive_over_oracle", json_object_new_double(adaptive_med / oracle_med));
-	json_object_object_add(results, "adaptive_over_best_static", json_object_new_double(adaptive_med / best_med));
-	if (r.huge) {
+	json_object_object_add(results, "best_static", json_object_new_string(arm_name(r, run->arms[run->best])));
+	json_object_object_add(results, "adaptive_over_oracle", json_object_new_double(adaptive_med / run->oracle_med));
+	json_object_object_add(results, "adaptive_over_best_static", json_object_new_double(adaptive_med / run->best_med));
+	if (r->huge) {
 		json_object_object_add(results, "kernel_replayed",
-				       json_object_new_string(arm_name(&r, r.kernel_arm)));
+				       json_object_new_string(arm_name(r, r->kernel_arm)));
 		json_object_object_add(results, "adaptive_over_kernel",
-				       json_object_new_double(adaptive_med / med[1]));
+				       json_object_new_double(adaptive_med / run->med[1]));
 		json_object_object_add(results, "adaptive_over_kernel_7x",
-				       json_object_new_double(adaptive_med / med[2]));
+				       json_object_new_double(adaptive_med / run->med[2]));
 	}
-	json_object_object_add(results, "switches", json_object_new_int((int)r.switches));
-	json_object_object_add(results, "reverts", json_object_new_int((int)r.reverts));
+	json_object_object_add(results, "switches", json_object_new_int((int)r->switches));
+	json_object_object_add(results, "reverts", json_object_new_int((int)r->reverts));
+	return results;
+}
 
-	err = write_timeline(&r, &out);
-	if (!err)
-		bench_out_plot(&out, plot);
-	if (bench_out_close(&out))
-		err = -EIO;
+int bench_replay(int argc, char **argv)
+{
+	static struct replay r;
+	static struct replay_run run;
+	struct bench_out out;
+	int err;
+
+	memset(&r, 0, sizeof(r));
+	r.touch = TOUCH_LINE;
+	r.unit_pages = 1;
+	r.sample_every = 64;
+	r.reference_every = 32;
+	r.trial_every = 64;
+	r.measure_pages = 64;
+	run = (struct replay_run){
+		.args = BENCH_ARGS(1), .workload = "mixed", .repeats = 3,
+	};
+	err = replay_parse(argc, argv, &r, &run);
+	if (err != BENCH_GO_ON)
+		return err;
+	err = replay_arms(&r, &run);
+	if (!err && bench_out_open(&out, run.args.out, "replay", argc, argv,
+				   "arm,repeat,total_ms"))
+		err = 1;
+	if (!err) {
+		replay_medians(&r, &run, &out);
+		replay_print(&r, &run);
+		json_object_object_add(out.root, "results", replay_json(&r, &run));
+		err = write_timeline(&r, &out);
+		if (!err)
+			bench_out_plot(&out, plot);
+		if (bench_out_close(&out))
+			err = -EIO;
+	}
 	bench_unmap(r.hot_pool, r.hot_pages * BENCH_PAGE);
 	bench_unmap(r.cold_pool, r.cold_pages * BENCH_PAGE);
 	free(r.order);
 	free(r.timeline);
-	free(totals);
-	free(phase_ns);
-	free(oracle);
+	free(run.totals);
+	free(run.phase_ns);
+	free(run.oracle);
 	return err ? 1 : 0;
 }
