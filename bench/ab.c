@@ -159,6 +159,37 @@ struct ab {
 	char perf_file[640];
 };
 
+/* One of ab's own options (bench_parse()). */
+static int ab_option(int opt, const char *arg, void *ctx)
+{
+	struct ab *ab = ctx;
+	char *end;
+
+	switch (opt) {
+	case 'a': ab->cmd[0] = arg; return 0;
+	case 'b': ab->cmd[1] = arg; return 0;
+	case 'A': ab->setup[0] = arg; return 0;
+	case 'B': ab->setup[1] = arg; return 0;
+	case '1': ab->name[0] = arg; return 0;
+	case '2': ab->name[1] = arg; return 0;
+	case 'r':
+		/* At least 2 runs per arm for a t-test. */
+		return bench_parse_range(arg, "--repeats", 2, 10000,
+					 &ab->repeats) ? 2 : 0;
+	case 'c':
+		ab->confidence = strtod(arg, &end);
+		if (*end || end == arg ||
+		    !(ab->confidence > 0.5 && ab->confidence < 1)) {
+			bench_error("--confidence: '%s' is not a number between 0.5 and 1 (e.g. 0.95)",
+				    arg);
+			return 2;
+		}
+		return 0;
+	case 'p': ab->perf = true; return 0;
+	}
+	return BENCH_GO_ON;
+}
+
 /* The command line into @ab and @args; BENCH_GO_ON, or the exit status. */
 static int ab_parse(int argc, char **argv, struct ab *ab,
 		    struct bench_args *args)
@@ -176,40 +207,8 @@ static int ab_parse(int argc, char **argv, struct ab *ab,
 		BENCH_OPTION_OUT, BENCH_OPTION_HELP,
 		{}
 	};
-	char *end;
-	int opt, err;
+	int err = bench_parse(argc, argv, options, args, usage, ab_option, ab);
 
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'a': ab->cmd[0] = optarg; break;
-		case 'b': ab->cmd[1] = optarg; break;
-		case 'A': ab->setup[0] = optarg; break;
-		case 'B': ab->setup[1] = optarg; break;
-		case '1': ab->name[0] = optarg; break;
-		case '2': ab->name[1] = optarg; break;
-		case 'r':
-			/* At least 2 runs per arm for a t-test. */
-			if (bench_parse_range(optarg, "--repeats", 2, 10000,
-					      &ab->repeats))
-				return 2;
-			break;
-		case 'c':
-			ab->confidence = strtod(optarg, &end);
-			if (*end || end == optarg ||
-			    !(ab->confidence > 0.5 && ab->confidence < 1)) {
-				bench_error("--confidence: '%s' is not a number between 0.5 and 1 (e.g. 0.95)",
-					    optarg);
-				return 2;
-			}
-			break;
-		case 'p': ab->perf = true; break;
-		default:
-			err = bench_common_option(opt, optarg, args, usage);
-			if (err != BENCH_GO_ON)
-				return err;
-		}
-	}
-	err = bench_common_done(argc, args, usage);
 	if (err != BENCH_GO_ON)
 		return err;
 	if (!ab->cmd[0] || !ab->cmd[1]) {

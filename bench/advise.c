@@ -208,6 +208,19 @@ struct advise {
 	char line[256];			/* the allowlist line */
 };
 
+/* One of advise's own options (bench_parse()). */
+static int advise_option(int opt, const char *arg, void *ctx)
+{
+	struct advise *ad = ctx;
+
+	switch (opt) {
+	case 'P': ad->pool = arg; return 0;
+	case 'w': ad->write = true; return 0;
+	case 'R': ad->root = arg; return 0;
+	}
+	return BENCH_GO_ON;
+}
+
 /* The command line into @ad; BENCH_GO_ON, or the exit status. */
 static int advise_parse(int argc, char **argv, struct advise *ad)
 {
@@ -219,20 +232,9 @@ static int advise_parse(int argc, char **argv, struct advise *ad)
 		BENCH_OPTION_LOAD, BENCH_OPTION_OUT, BENCH_OPTION_HELP,
 		{}
 	};
-	int opt, err;
+	int err = bench_parse(argc, argv, options, &ad->args, usage,
+			      advise_option, ad);
 
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'P': ad->pool = optarg; break;
-		case 'w': ad->write = true; break;
-		case 'R': ad->root = optarg; break;
-		default:
-			err = bench_common_option(opt, optarg, &ad->args, usage);
-			if (err != BENCH_GO_ON)
-				return err;
-		}
-	}
-	err = bench_common_done(argc, &ad->args, usage);
 	if (err != BENCH_GO_ON)
 		return err;
 	ad->po.load_cpu = ad->args.load_cpu == ~0UL ? -1 : (int)ad->args.load_cpu;

@@ -148,6 +148,15 @@ int bench_common_option(int opt, const char *arg, struct bench_args *args,
 /* After the loop: a stray argument (usage, 2), --load without --cpu on another CPU (2). */
 int bench_common_done(int argc, struct bench_args *args,
 		      void (*usage)(FILE *out));
+/*
+ * A command's whole command line: getopt_long() over @options, each of the
+ * command's own options to @own (0, 2 after one error line, or BENCH_GO_ON
+ * for one it does not know), the shared ones to @args, then
+ * bench_common_done(). BENCH_GO_ON to run, else the exit status.
+ */
+int bench_parse(int argc, char **argv, const struct option *options,
+		struct bench_args *args, void (*usage)(FILE *out),
+		int (*own)(int opt, const char *arg, void *ctx), void *ctx);
 
 /* Memory: mmap'd, bound to @node (-1: local), optionally populated. */
 void *bench_map(size_t bytes, int node, bool populate, bool huge);

@@ -369,6 +369,24 @@ int bench_common_done(int argc, struct bench_args *args,
 	return BENCH_GO_ON;
 }
 
+int bench_parse(int argc, char **argv, const struct option *options,
+		struct bench_args *args, void (*usage)(FILE *out),
+		int (*own)(int opt, const char *arg, void *ctx), void *ctx)
+{
+	int opt, err;
+
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		err = own(opt, optarg, ctx);
+		if (err == BENCH_GO_ON)
+			err = bench_common_option(opt, optarg, args, usage);
+		if (err != BENCH_GO_ON && err != 0)
+			return err;
+		if (opt == 'h')
+			return 0;
+	}
+	return bench_common_done(argc, args, usage);
+}
+
 int bench_bind_cpu(int cpu)
 {
 	cpu_set_t set;

@@ -108,6 +108,20 @@ struct faults {
 	json_object *results;
 };
 
+/* One of faults' own options (bench_parse()). */
+static int faults_option(int opt, const char *arg, void *ctx)
+{
+	struct faults *f = ctx;
+
+	switch (opt) {
+	case 's': f->size_list = arg; return 0;
+	case 'n': f->node_arg = arg; return 0;
+	case 't': f->thp = true; return 0;
+	case 'S': f->strategy_list = arg; return 0;
+	}
+	return BENCH_GO_ON;
+}
+
 /* The command line into @f and @args; BENCH_GO_ON, or the exit status. */
 static int faults_parse(int argc, char **argv, struct faults *f,
 			struct bench_args *args)
@@ -121,21 +135,8 @@ static int faults_parse(int argc, char **argv, struct faults *f,
 		{}
 	};
 	unsigned long node_value;
-	int opt, err;
+	int err = bench_parse(argc, argv, options, args, usage, faults_option, f);
 
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		switch (opt) {
-		case 's': f->size_list = optarg; break;
-		case 'n': f->node_arg = optarg; break;
-		case 't': f->thp = true; break;
-		case 'S': f->strategy_list = optarg; break;
-		default:
-			err = bench_common_option(opt, optarg, args, usage);
-			if (err != BENCH_GO_ON)
-				return err;
-		}
-	}
-	err = bench_common_done(argc, args, usage);
 	if (err != BENCH_GO_ON)
 		return err;
 	f->runs = args->runs;

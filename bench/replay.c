@@ -778,6 +778,56 @@ static int replay_option(int opt, const char *arg, struct replay *r,
 	return BENCH_GO_ON;
 }
 
+/* What replay's options set (bench_parse()'s context). */
+struct replay_parsing {
+	struct replay *r;
+	struct replay_run *run;
+	struct daemon_config daemon_config;
+	bool touch_given;
+};
+
+/* One of replay's own options (bench_parse()). */
+static int replay_own_option(int opt, const char *arg, void *ctx)
+{
+	struct replay_parsing *p = ctx;
+	struct replay *r = p->r;
+	char error[512];
+	int err = replay_option(opt, arg, r, &p->touch_given);
+
+	if (err != BENCH_GO_ON)
+		return err;
+	switch (opt) {
+	case 'w': p->run->workload = arg; return 0;
+	case 'p': p->run->phases = arg; return 0;
+	case 'P':
+		return bench_parse_range(arg, "--pages", 1, 1UL << 24,
+					 &r->pages) ? 2 : 0;
+	case 'H':
+		return bench_parse_range(arg, "--hot-pages", 1, 1UL << 20,
+					 &r->hot_pages) ? 2 : 0;
+	case 'C':
+		return bench_parse_range(arg, "--cold-mb", 1, 1UL << 20,
+					 &p->run->cold_mb) ? 2 : 0;
+	case 'r':
+		return bench_parse_range(arg, "--repeats", 1, 1000,
+					 &p->run->repeats) ? 2 : 0;
+	case 's':
+		return bench_parse_range(arg, "--sample-every", 1, 1UL << 20,
+					 &r->sample_every) ? 2 : 0;
+	case 'R':
+		return bench_parse_uint(arg, "--reference-every", 1UL << 20,
+					&r->reference_every) ? 2 : 0;
+	case 'f':
+		if (config_load_file(&p->daemon_config, arg, NULL, NULL,
+				     error, sizeof(error))) {
+			bench_error("--config: %s", error);
+			return 2;
+		}
+		return 0;
+	}
+	return BENCH_GO_ON;
+}
+
 /* The command line into @r and @run; BENCH_GO_ON, or the exit status. */
 static int replay_parse(int argc, char **argv, struct replay *r,
 			struct replay_run *run)
@@ -802,64 +852,13 @@ static int replay_parse(int argc, char **argv, struct replay *r,
 		BENCH_OPTION_OUT, BENCH_OPTION_HELP,
 		{}
 	};
-	struct daemon_config daemon_config;
-	bool touch_given = false;
-	char error[512];
-	int opt, err;
+	static struct replay_parsing p;
+	int err;
 
-	config_defaults(&daemon_config);
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		err = replay_option(opt, optarg, r, &touch_given);
-		if (err != BENCH_GO_ON) {
-			if (err)
-				return err;
-			continue;
-		}
-		switch (opt) {
-		case 'w': run->workload = optarg; break;
-		case 'p': run->phases = optarg; break;
-		case 'P':
-			if (bench_parse_range(optarg, "--pages", 1, 1UL << 24, &r->pages))
-				return 2;
-			break;
-		case 'H':
-			if (bench_parse_range(optarg, "--hot-pages", 1, 1UL << 20,
-					      &r->hot_pages))
-				return 2;
-			break;
-		case 'C':
-			if (bench_parse_range(optarg, "--cold-mb", 1, 1UL << 20,
-					      &run->cold_mb))
-				return 2;
-			break;
-		case 'r':
-			if (bench_parse_range(optarg, "--repeats", 1, 1000, &run->repeats))
-				return 2;
-			break;
-		case 's':
-			if (bench_parse_range(optarg, "--sample-every", 1, 1UL << 20,
-					      &r->sample_every))
-				return 2;
-			break;
-		case 'R':
-			if (bench_parse_uint(optarg, "--reference-every", 1UL << 20,
-					     &r->reference_every))
-				return 2;
-			break;
-		case 'f':
-			if (config_load_file(&daemon_config, optarg, NULL, NULL,
-					     error, sizeof(error))) {
-				bench_error("--config: %s", error);
-				return 2;
-			}
-			break;
-		default:
-			err = bench_common_option(opt, optarg, &run->args, usage);
-			if (err != BENCH_GO_ON)
-				return err;
-		}
-	}
-	err = bench_common_done(argc, &run->args, usage);
+	p = (struct replay_parsing){ .r = r, .run = run };
+	config_defaults(&p.daemon_config);
+	err = bench_parse(argc, argv, options, &run->args, usage,
+			  replay_own_option, &p);
 	if (err != BENCH_GO_ON)
 		return err;
 	if (run->args.load_cpu != ~0UL && r->burst) {
@@ -881,7 +880,7 @@ static int replay_parse(int argc, char **argv, struct replay *r,
 		bench_error("--pages and --hot-pages: whole 2 MiB folios (multiples of 512) with --backend huge");
 		return 2;
 	}
-	r->config = daemon_config.policy;
+	r->config = p.daemon_config.policy;
 	if (!run->phases) {
 		if (!strcmp(run->workload, "mixed"))
 			run->phases = "hot:30,cold:30,hot:30,cold:30";

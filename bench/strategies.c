@@ -78,6 +78,29 @@ struct strategies {
 	struct bench_args args;
 };
 
+/* One of strategies' own options (bench_parse()). */
+static int strategies_option(int opt, const char *arg, void *ctx)
+{
+	struct strategies *st = ctx;
+
+	switch (opt) {
+	case 's': st->size_list = arg; st->sizes_given = true; return 0;
+	case 'p':
+		if (strcmp(arg, "faults") && strcmp(arg, "contiguous")) {
+			bench_error("--pattern: '%s' is not faults or contiguous", arg);
+			return 2;
+		}
+		st->contiguous = !strcmp(arg, "contiguous");
+		return 0;
+	case 'C': st->chunk_list = arg; return 0;
+	case 'P': st->pool = arg; return 0;
+	case 'G': st->po.gigantic = false; return 0;
+	case 'B': st->po.sustained = false; return 0;
+	case 'S': return bench_parse_strategies(arg, &st->mask) ? 2 : 0;
+	}
+	return BENCH_GO_ON;
+}
+
 /* The command line into @st; BENCH_GO_ON, or the exit status. */
 static int strategies_parse(int argc, char **argv, struct strategies *st)
 {
@@ -94,35 +117,12 @@ static int strategies_parse(int argc, char **argv, struct strategies *st)
 		{}
 	};
 	struct patterns_options *po = &st->po;
-	int opt, err;
+	int err;
 
 	if (bench_parse_strategies("all", &st->mask))
 		return 2;
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		switch (opt) {
-		case 's': st->size_list = optarg; st->sizes_given = true; break;
-		case 'p':
-			if (strcmp(optarg, "faults") && strcmp(optarg, "contiguous")) {
-				bench_error("--pattern: '%s' is not faults or contiguous", optarg);
-				return 2;
-			}
-			st->contiguous = !strcmp(optarg, "contiguous");
-			break;
-		case 'C': st->chunk_list = optarg; break;
-		case 'P': st->pool = optarg; break;
-		case 'G': po->gigantic = false; break;
-		case 'B': po->sustained = false; break;
-		case 'S':
-			if (bench_parse_strategies(optarg, &st->mask))
-				return 2;
-			break;
-		default:
-			err = bench_common_option(opt, optarg, &st->args, usage);
-			if (err != BENCH_GO_ON)
-				return err;
-		}
-	}
-	err = bench_common_done(argc, &st->args, usage);
+	err = bench_parse(argc, argv, options, &st->args, usage,
+			  strategies_option, st);
 	if (err != BENCH_GO_ON)
 		return err;
 	po->load_cpu = st->args.load_cpu == ~0UL ? -1 : (int)st->args.load_cpu;
