@@ -267,8 +267,11 @@ check "its runtime state is gone (clearpagectl status: not running)" \
 	sh -c "clearpagectl status | grep -q '^clearpaged: not running'"
 check "README: clearpagectl unload" clearpagectl unload
 check "the module and its livepatch are gone" test ! -e $CP -a ! -e /sys/kernel/livepatch/clearpage
-modprobe clearpage
-check "purge with the module loaded (as after an upgrade): loaded again" test -d $CP
+# Purged straight from running, as README's last step also works: the
+# daemon running and the module loaded.
+systemctl start clearpaged
+check "purge from running: the daemon runs and the module is loaded" \
+	until_ok sh -c "systemctl -q is-active clearpaged && test -d $CP"
 dpkg -L clearpaged clearpage-dkms clearpage-bench 2>/dev/null | while read -r f; do
 	[ -f "$f" ] && echo "$f"
 done >/tmp/package-files
@@ -276,6 +279,9 @@ info "the packages installed $(wc -l </tmp/package-files) files"
 check "README: apt-get purge clearpaged clearpage-dkms clearpage-bench" \
 	sh -c "apt-get purge -y -q clearpaged clearpage-dkms clearpage-bench >/tmp/purge.log 2>&1"
 info "purge: $(grep -iE 'remov|purg|dkms' /tmp/purge.log | head -n 8 | tr '\n' '|')"
+check "purge: the daemon was stopped" sh -c "! systemctl -q is-active clearpaged"
+check "purge: the daemon stopped cleanly (journal)" \
+	sh -c "journalctl -u clearpaged --no-pager -o cat | tail -n 20 | grep -qx stopped"
 check "purge: the module was unloaded" test ! -d /sys/module/clearpage -a ! -e /sys/kernel/livepatch/clearpage
 left() { while read -r f; do [ -e "$f" ] && echo "$f"; done </tmp/package-files; }
 check "purge: no file the packages installed is left ($(left | head -n 5 | tr '\n' ' '))" \
