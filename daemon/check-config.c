@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* clearpaged --check-config; see check-config.h. */
-#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <string.h>
@@ -62,21 +61,20 @@ static int print_file(const char *path, void *arg)
 static void check_allowlist_files(struct check *c,
 				  const struct daemon_config *config)
 {
-	char path[2 * CONFIG_PATH_MAX];
-	DIR *d = opendir(config->allowlist_dir);
-	struct dirent *entry;
+	char path[2 * CONFIG_PATH_MAX], **names = NULL;
+	size_t count = 0, i;
 
-	while (d && (entry = readdir(d))) {
-		size_t len = strlen(entry->d_name);
-
-		if (len < 6 || strcmp(entry->d_name + len - 5, ".conf"))
-			continue;
+	if (config_collect_dropins(config->allowlist_dir, &names, &count)) {
+		fprintf(c->err, "clearpaged: %s: %s\n", config->allowlist_dir,
+			strerror(ENOMEM));
+		c->problems++;
+	}
+	for (i = 0; i < count; i++) {
 		snprintf(path, sizeof(path), "%s/%s", config->allowlist_dir,
-			 entry->d_name);
+			 names[i]);
 		check_readable(c, path);
 	}
-	if (d)
-		closedir(d);
+	config_free_names(names, count);
 	check_readable(c, config->allowlist);
 }
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The CPU allowlist; see allowlist.h. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,22 +156,15 @@ int allowlist_load(struct allowlist *list, const char *path, char *error,
 		   size_t error_size)
 {
 	char *text = NULL;
-	int err = config_read_file(path, &text);
+	int err = config_read_text(path, &text, error, error_size);
 
-	if (err) {
-		snprintf(error, error_size, "%s: %s", path,
-			 config_read_error(err));
+	if (err)
 		return err;
-	}
 	err = allowlist_parse(list, path, text, error, error_size);
 	free(text);
 	return err;
 }
 
-static int compare_strings(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* Move the entries of @part to the end of @list. */
 static int append(struct allowlist *list, struct allowlist *part)
@@ -197,42 +189,20 @@ int allowlist_load_all(struct allowlist *list, const char *dir,
 		       const char *path, char *error, size_t error_size)
 {
 	struct allowlist part;
-	struct dirent *entry;
 	char **names = NULL, file[2 * CONFIG_PATH_MAX];
-	size_t count = 0, i, len;
-	DIR *d = opendir(dir);
-	int err = 0;
+	size_t count = 0, i;
+	int err;
 
 	memset(list, 0, sizeof(*list));
 	snprintf(list->path, sizeof(list->path), "%s", path);
-	while (d && (entry = readdir(d))) {
-		char **grown;
-
-		len = strlen(entry->d_name);
-		if (len < 6 || strcmp(entry->d_name + len - 5, ".conf"))
-			continue;
-		grown = realloc(names, (count + 1) * sizeof(*names));
-		if (!grown || !(grown[count] = strdup(entry->d_name))) {
-			names = grown ? grown : names;
-			err = -ENOMEM;
-			break;
-		}
-		names = grown;
-		count++;
-	}
-	if (d)
-		closedir(d);
-	if (!err && count)
-		qsort(names, count, sizeof(*names), compare_strings);
+	err = config_collect_dropins(dir, &names, &count);
 	for (i = 0; i < count && !err; i++) {
 		snprintf(file, sizeof(file), "%s/%s", dir, names[i]);
 		err = allowlist_load(&part, file, error, error_size);
 		if (!err)
 			err = append(list, &part);
 	}
-	for (i = 0; i < count; i++)
-		free(names[i]);
-	free(names);
+	config_free_names(names, count);
 	if (!err) {
 		err = allowlist_load(&part, path, error, error_size);
 		if (!err)

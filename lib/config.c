@@ -362,7 +362,7 @@ int config_read_file(const char *path, char **text)
 	return 0;
 }
 
-const char *config_read_error(int err)
+static const char *config_read_error(int err)
 {
 	switch (err) {
 	case -EFBIG:
@@ -374,18 +374,26 @@ const char *config_read_error(int err)
 	}
 }
 
+int config_read_text(const char *path, char **text, char *error,
+		     size_t error_size)
+{
+	int err = config_read_file(path, text);
+
+	if (err)
+		snprintf(error, error_size, "%s: %s", path,
+			 config_read_error(err));
+	return err;
+}
+
 static int apply_file(struct daemon_config *config, const char *path,
 		      config_warn_fn warn, void *warn_arg, char *error,
 		      size_t error_size)
 {
 	char *text = NULL;
-	int err = config_read_file(path, &text);
+	int err = config_read_text(path, &text, error, error_size);
 
-	if (err) {
-		snprintf(error, error_size, "%s: %s", path,
-			 config_read_error(err));
+	if (err)
 		return err;
-	}
 	err = config_parse(config, path, text, warn, warn_arg, error,
 			   error_size);
 	free(text);
@@ -413,16 +421,14 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Drop-in names from @dir ending in .conf, added to @names if new. */
-static void collect_dropins(const char *dir, char ***names, size_t *count)
+int config_collect_dropins(const char *dir, char ***names, size_t *count)
 {
 	DIR *d = opendir(dir);
 	struct dirent *entry;
 	size_t i, len;
+	int err = 0;
 
-	if (!d)
-		return;
-	while ((entry = readdir(d))) {
+	while (d && (entry = readdir(d))) {
 		char **grown;
 
 		len = strlen(entry->d_name);
@@ -434,12 +440,26 @@ static void collect_dropins(const char *dir, char ***names, size_t *count)
 		if (i < *count)
 			continue;
 		grown = realloc(*names, (*count + 1) * sizeof(**names));
-		if (!grown)
+		if (grown)
+			*names = grown;
+		if (!grown || !(grown[*count] = strdup(entry->d_name))) {
+			err = -ENOMEM;
 			break;
-		*names = grown;
-		(*names)[(*count)++] = strdup(entry->d_name);
+		}
+		(*count)++;
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
+	if (*count)	/* qsort() takes no NULL, even of nothing */
+		qsort(*names, *count, sizeof(**names), compare_names);
+	return err;
+}
+
+void config_free_names(char **names, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
 }
 
 static bool exists(const char *path)
@@ -468,21 +488,16 @@ int config_for_each_file(const char *root,
 	snprintf(etc_dir, sizeof(etc_dir), "%s/etc/clearpaged.conf.d", root);
 	snprintf(lib_dir, sizeof(lib_dir), "%s/usr/lib/clearpaged/clearpaged.conf.d",
 		 root);
-	collect_dropins(etc_dir, &names, &count);
-	collect_dropins(lib_dir, &names, &count);
-	if (count)	/* qsort() takes no NULL, even of nothing */
-		qsort(names, count, sizeof(*names), compare_names);
-	for (i = 0; i < count; i++) {
-		if (!err && names[i]) {
-			snprintf(path, sizeof(path), "%s/%s", etc_dir, names[i]);
-			if (!exists(path))
-				snprintf(path, sizeof(path), "%s/%s", lib_dir,
-					 names[i]);
-			err = fn(path, arg);
-		}
-		free(names[i]);
+	/* Without memory for a name, the files listed so far still apply. */
+	config_collect_dropins(etc_dir, &names, &count);
+	config_collect_dropins(lib_dir, &names, &count);
+	for (i = 0; i < count && !err; i++) {
+		snprintf(path, sizeof(path), "%s/%s", etc_dir, names[i]);
+		if (!exists(path))
+			snprintf(path, sizeof(path), "%s/%s", lib_dir, names[i]);
+		err = fn(path, arg);
 	}
-	free(names);
+	config_free_names(names, count);
 	return err;
 }
 

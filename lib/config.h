@@ -104,8 +104,17 @@ int config_load_file(struct daemon_config *config, const char *path,
  * there); else -errno. Nothing is read in part.
  */
 int config_read_file(const char *path, char **text);
-/* What config_read_file()'s error means, for "PATH: ..." messages. */
-const char *config_read_error(int err);
+/* config_read_file(), with "PATH: what went wrong" in @error on an error. */
+int config_read_text(const char *path, char **text, char *error,
+		     size_t error_size);
+
+/*
+ * Add the names of @dir's *.conf files not listed yet to @names (@count of
+ * them), and sort them all: 0, or -ENOMEM (the names so far kept). A
+ * directory that cannot be read adds none. Free with config_free_names().
+ */
+int config_collect_dropins(const char *dir, char ***names, size_t *count);
+void config_free_names(char **names, size_t count);
 
 /* Apply one file's text (for tests and fuzzing). */
 int config_parse(struct daemon_config *config, const char *path,
