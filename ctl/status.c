@@ -247,13 +247,10 @@ static void print_table(const struct cp_node_info *n, bool calibration_only)
 	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
 		const struct cp_savings *v = savings_of(n->node, b);
 		char since[64];
-		time_t t;
 
 		if (!v || !v->since)
 			continue;
-		t = (time_t)v->since;
-		strftime(since, sizeof(since), "%Y-%m-%d %H:%M:%S",
-			 localtime(&t));
+		format_epoch(v->since, since, sizeof(since));
 		printf("  %-5s ", cp_backend_name(b));
 		print_saved(v);
 		printf(" against the kernel's routine since %s\n", since);

@@ -150,23 +150,24 @@ static void count_misses(struct manager *m, unsigned int node,
 	pmu->user_misses = (double)c.value[PMU_USER_MISSES];
 }
 
-/*
- * Trials run where the module has them, the configuration wants them and
- * the daemon may change the backend (not pinned, not monitoring only, not
- * a dry run: trials change how some frames are cleared).
- */
-static bool trials_wanted(const struct manager *m,
-			  const struct cp_backend_info *be)
-{
-	return be->has_trials && m->config.policy.trial_candidates &&
-	       !be->pinned && !m->monitor_only && !m->config.dry_run;
-}
-
 /* Pinned by an administrator, or reset by clearpagectl: not ours. */
 static bool hands_off(const struct cp_backend_info *be,
 		      const struct backend_state *u)
 {
 	return be->pinned || u->held;
+}
+
+/*
+ * Trials run where the module has them, the configuration wants them and
+ * the daemon may change the backend (not hands off, not monitoring only,
+ * not a dry run: trials change how some frames are cleared).
+ */
+static bool trials_wanted(const struct manager *m,
+			  const struct cp_backend_info *be,
+			  const struct backend_state *u)
+{
+	return be->has_trials && m->config.policy.trial_candidates &&
+	       !hands_off(be, u) && !m->monitor_only && !m->config.dry_run;
 }
 
 /* Set the backend's trial candidates to what the policy wants now. */
@@ -181,7 +182,8 @@ static void set_trials(struct manager *m, const struct cp_node_info *info,
 
 	if (!be->has_trials)
 		return;
-	if (trials_wanted(m, be) && !u->pinned && !u->held)
+	/* u->pinned: a set refused with -EBUSY, before the pin's event. */
+	if (trials_wanted(m, be, u) && !u->pinned)
 		trials = policy_trials(&m->config.policy,
 				       m->allowed & available_mask(info),
 				       counted, calibration, &u->policy.node);
@@ -276,7 +278,7 @@ static void step_backend(struct manager *m, const struct cp_node_info *info,
 	u->known = true;
 	cp_backend_counters(info, backend, &now);
 	/* The node's cache-miss counters, read once for both backends. */
-	extra.trials = trials_wanted(m, be) && !u->held;
+	extra.trials = trials_wanted(m, be, u);
 	calibration_of(info, backend, &calibration);
 	policy_backend_step(&m->config.policy, m->allowed & available_mask(info),
 			    &calibration, &u->policy, &now, &extra,
