@@ -108,10 +108,9 @@ int bench_parse_node(const char *text, const char *what, unsigned long *value);
 #define BENCH_MAX_NODES 1024
 
 /*
- * The options several commands share, parsed in one place. A command puts
- * the BENCH_OPTION_* entries it takes in its getopt_long() table beside
- * its own, hands every option it does not know itself to
- * bench_common_option(), and calls bench_common_done() after the loop.
+ * The options several commands share, parsed in one place: a command puts
+ * the BENCH_OPTION_* entries it takes in its table beside its own and
+ * parses its command line with bench_parse().
  */
 enum {
 	BENCH_OPT_RUNS = 0x100,	/* --runs N: 1..1000 */
@@ -135,24 +134,15 @@ struct bench_args {
 #define BENCH_ARGS(default_runs) ((struct bench_args){ \
 	.runs = (default_runs), .cpu = ~0UL, .node = ~0UL, .load_cpu = ~0UL, \
 	.out = "bench-results" })
-/* What bench_common_option() and bench_common_done() leave to the command. */
+/* Go on: what bench_parse() and a command's own option function return. */
 #define BENCH_GO_ON (-1)
-/*
- * @opt as getopt_long() returned it: a shared option stored in @args
- * (BENCH_GO_ON), --help (@usage on stdout, 0), a bad value (one line, 2)
- * or an option the command does not take (@usage on stderr, 2). The
- * command returns anything but BENCH_GO_ON as its exit status.
- */
-int bench_common_option(int opt, const char *arg, struct bench_args *args,
-			void (*usage)(FILE *out));
-/* After the loop: a stray argument (usage, 2), --load without --cpu on another CPU (2). */
-int bench_common_done(int argc, struct bench_args *args,
-		      void (*usage)(FILE *out));
 /*
  * A command's whole command line: getopt_long() over @options, each of the
  * command's own options to @own (0, 2 after one error line, or BENCH_GO_ON
- * for one it does not know), the shared ones to @args, then
- * bench_common_done(). BENCH_GO_ON to run, else the exit status.
+ * for one it does not know), the shared ones into @args; --help prints
+ * @usage (exit 0), an unknown option or a stray argument prints it to
+ * stderr (2), as does --load without --cpu on another CPU (one line, 2).
+ * BENCH_GO_ON to run, else the exit status.
  */
 int bench_parse(int argc, char **argv, const struct option *options,
 		struct bench_args *args, void (*usage)(FILE *out),

@@ -323,8 +323,14 @@ int bench_parse_node(const char *text, const char *what, unsigned long *value)
 	return -EINVAL;
 }
 
-int bench_common_option(int opt, const char *arg, struct bench_args *args,
-			void (*usage)(FILE *out))
+/*
+ * A shared option stored in @args (BENCH_GO_ON), --help (@usage on stdout,
+ * 0), a bad value (one line, 2) or an option the command does not take
+ * (@usage on stderr, 2).
+ */
+static int bench_common_option(int opt, const char *arg,
+			       struct bench_args *args,
+			       void (*usage)(FILE *out))
 {
 	int err = 0;
 
@@ -354,8 +360,9 @@ int bench_common_option(int opt, const char *arg, struct bench_args *args,
 	return err ? 2 : BENCH_GO_ON;
 }
 
-int bench_common_done(int argc, struct bench_args *args,
-		      void (*usage)(FILE *out))
+/* After the loop: a stray argument, --load without --cpu on another CPU. */
+static int bench_common_done(int argc, struct bench_args *args,
+			     void (*usage)(FILE *out))
 {
 	if (optind < argc) {
 		usage(stderr);
