@@ -556,7 +556,8 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 				r->timeline[interval] = (struct timeline){
 					.phase = ph, .strategy = strategy,
 					.cold_fraction = d.cold_fraction,
-					.ns_per_page = sample.ns_per_page,
+					.ns_per_page = policy_mean(sample.sample_ns,
+								   sample.samples),
 					.trials = trials, .gain = d.predicted_gain,
 					.action = d.action, .reason = d.reason,
 				};

@@ -254,7 +254,6 @@ static void step_backend(struct manager *m, const struct cp_node_info *info,
 	const struct cp_backend_info *be = &info->backend[backend];
 	struct policy_calibration calibration;
 	struct policy_sample sample;
-	struct baseline_interval interval;
 	struct policy_counters now;
 	struct policy_decision d;
 	struct policy_extra extra = *pmu;
@@ -284,19 +283,17 @@ static void step_backend(struct manager *m, const struct cp_node_info *info,
 			    &calibration, &u->policy, &now, &extra,
 			    hands_off(be, u), &sample, &d);
 	/* The live baseline: the time saved against the kernel's routine. */
-	baseline_interval_from_sample(be->strategy, &sample, m->config.interval,
-				      &interval);
-	baseline_savings_add(&u->savings, &interval,
-			     m->config.policy.min_samples);
+	baseline_savings_add(&u->savings, &sample, m->config.policy.min_samples);
 	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f, saved %.0f ns this interval: %s",
 		 info->node, cp_backend_name(backend),
 		 policy_strategy_name(be->strategy),
-		 (unsigned long long)sample.samples, sample.ns_per_page,
+		 (unsigned long long)sample.samples,
+		 policy_mean(sample.sample_ns, sample.samples),
 		 d.cold_fraction, sample.counted ? sample.kernel_miss_ratio : -1,
 		 d.user_misses_per_page,
 		 u->savings.last_valid ? u->savings.last_saved_ns : 0, d.reason);
 	u->cold_fraction = d.cold_fraction;
-	u->ns_per_page = sample.samples ? sample.ns_per_page : 0;
+	u->ns_per_page = policy_mean(sample.sample_ns, sample.samples);
 	if (d.slower)
 		guard_act(m, info, backend, u, &d);
 	else if (d.action != POLICY_HOLD)

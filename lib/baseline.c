@@ -6,22 +6,11 @@
 #include <uapi/clearpage.h>
 
 #include "baseline.h"
-#include "policy.h"
 
-void baseline_interval_from_sample(int strategy,
-				   const struct policy_sample *sample,
-				   double seconds,
-				   struct baseline_interval *interval)
+/* The pages the strategy cleared: all but the reference frames. */
+static uint64_t strategy_pages(const struct policy_sample *in)
 {
-	*interval = (struct baseline_interval){
-		.strategy = strategy,
-		.pages = sample->pages - sample->ref_samples,
-		.samples = sample->samples,
-		.sample_ns = sample->ns_per_page * sample->samples,
-		.ref_samples = sample->ref_samples,
-		.ref_ns = sample->ref_ns_per_page * sample->ref_samples,
-		.seconds = seconds,
-	};
+	return in->pages > in->ref_samples ? in->pages - in->ref_samples : 0;
 }
 
 void baseline_savings_init(struct baseline_savings *s)
@@ -30,44 +19,45 @@ void baseline_savings_init(struct baseline_savings *s)
 }
 
 void baseline_savings_add(struct baseline_savings *s,
-			  const struct baseline_interval *in,
+			  const struct policy_sample *in,
 			  uint64_t min_samples)
 {
+	uint64_t pages = strategy_pages(in);
 	double strategy_ns, kernel_ns, diff, delta;
 
 	s->last_valid = false;
-	if (!in->pages)
+	if (!pages)
 		return;
 	if (in->strategy == CLEARPAGE_STRATEGY_KERNEL) {
 		/* The kernel's own routine saves nothing against itself. */
-		s->estimated_pages += in->pages;
+		s->estimated_pages += pages;
 		s->last_valid = true;
 		s->last_saved_ns = 0;
 		if (in->samples) {
 			s->last_ns_per_page = in->sample_ns / in->samples;
 			s->last_kernel_ns_per_page = s->last_ns_per_page;
-			s->kernel_ns += in->pages * s->last_ns_per_page;
+			s->kernel_ns += pages * s->last_ns_per_page;
 		}
 		return;
 	}
 	if (in->samples < min_samples || in->ref_samples < min_samples ||
 	    min_samples == 0 || in->ref_samples == 0 || in->samples == 0) {
-		s->unestimated_pages += in->pages;
+		s->unestimated_pages += pages;
 		return;
 	}
 	strategy_ns = in->sample_ns / in->samples;
 	kernel_ns = in->ref_ns / in->ref_samples;
 	diff = kernel_ns - strategy_ns;
-	s->saved_ns += in->pages * diff;
-	s->kernel_ns += in->pages * kernel_ns;
-	s->pages_sq += (double)in->pages * in->pages;
-	s->estimated_pages += in->pages;
+	s->saved_ns += pages * diff;
+	s->kernel_ns += pages * kernel_ns;
+	s->pages_sq += (double)pages * pages;
+	s->estimated_pages += pages;
 	s->intervals++;
 	delta = diff - s->diff_mean;
 	s->diff_mean += delta / s->intervals;
 	s->diff_m2 += delta * (diff - s->diff_mean);
 	s->last_valid = true;
-	s->last_saved_ns = in->pages * diff;
+	s->last_saved_ns = pages * diff;
 	s->last_ns_per_page = strategy_ns;
 	s->last_kernel_ns_per_page = kernel_ns;
 }
@@ -86,12 +76,12 @@ void baseline_window_init(struct baseline_window *w, int strategy)
 }
 
 void baseline_window_add(struct baseline_window *w,
-			 const struct baseline_interval *in,
+			 const struct policy_sample *in, double seconds,
 			 unsigned int intervals, uint64_t min_samples,
 			 double margin, struct baseline_verdict *verdict)
 {
 	uint64_t samples = 0, ref_samples = 0;
-	double sample_ns = 0, ref_ns = 0, seconds = 0;
+	double sample_ns = 0, ref_ns = 0, window_seconds = 0;
 	unsigned int i, at;
 
 	memset(verdict, 0, sizeof(*verdict));
@@ -101,7 +91,7 @@ void baseline_window_add(struct baseline_window *w,
 	w->slot[w->next].sample_ns = in->sample_ns;
 	w->slot[w->next].ref_samples = in->ref_samples;
 	w->slot[w->next].ref_ns = in->ref_ns;
-	w->slot[w->next].seconds = in->seconds;
+	w->slot[w->next].seconds = seconds;
 	w->next = (w->next + 1) % BASELINE_MAX_WINDOW;
 	if (w->used < BASELINE_MAX_WINDOW)
 		w->used++;
@@ -114,7 +104,7 @@ void baseline_window_add(struct baseline_window *w,
 	for (i = 0; i < intervals; i++) {
 		at = (w->next + BASELINE_MAX_WINDOW - 1 - i) %
 		     BASELINE_MAX_WINDOW;
-		seconds += w->slot[at].seconds;
+		window_seconds += w->slot[at].seconds;
 		/*
 		 * Only intervals that timed both sides: the reference of one
 		 * cache state against the strategy's cost in another (a few
@@ -128,7 +118,7 @@ void baseline_window_add(struct baseline_window *w,
 		ref_samples += w->slot[at].ref_samples;
 		ref_ns += w->slot[at].ref_ns;
 	}
-	verdict->seconds = seconds;
+	verdict->seconds = window_seconds;
 	if (samples < min_samples || ref_samples < min_samples ||
 	    !samples || !ref_samples)
 		return;

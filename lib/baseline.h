@@ -3,7 +3,7 @@
  * The live baseline, pure: what each backend of each node saves against the
  * kernel's own routine, and whether its strategy has been slower than the
  * kernel over a window. No I/O; clearpaged feeds it one interval at a time
- * from the module's counters (tests/unit/test-baseline.c drives it alone).
+ * (sample.h) from the module's counters (tests/unit/test-baseline.c drives it alone).
  *
  * The module clears a fixed share of frames (reference frames, see
  * reference_shift in doc/ABI) with the kernel's routine while a backend runs
@@ -18,19 +18,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sample.h"
+
 /* The largest window, in intervals. */
 #define BASELINE_MAX_WINDOW 256
-
-/* What the module measured on one backend of one node in one interval. */
-struct baseline_interval {
-	int strategy;			/* the strategy that ran all interval */
-	uint64_t pages;			/* pages it cleared (no reference frames) */
-	uint64_t samples;		/* of them timed ... */
-	double sample_ns;		/* ... taking this long in all */
-	uint64_t ref_samples;		/* reference frames, every one timed ... */
-	double ref_ns;			/* ... taking this long in all */
-	double seconds;			/* the interval's length */
-};
 
 /*
  * Time saved against the kernel's routine since accounting began.
@@ -71,17 +62,13 @@ struct baseline_verdict {
 	double seconds;			/* the window's length */
 };
 
-/* The interval as the policy's sample of it has it (policy_sample_build()). */
-struct policy_sample;
-void baseline_interval_from_sample(int strategy,
-				   const struct policy_sample *sample,
-				   double seconds,
-				   struct baseline_interval *interval);
-
 void baseline_savings_init(struct baseline_savings *s);
-/* Account one interval. */
+/*
+ * Account one interval: its pages but the reference frames, at the cost
+ * of @in->strategy.
+ */
 void baseline_savings_add(struct baseline_savings *s,
-			  const struct baseline_interval *in,
+			  const struct policy_sample *in,
 			  uint64_t min_samples);
 /*
  * One standard deviation of saved_ns: the spread of the per-interval
@@ -92,7 +79,8 @@ double baseline_savings_uncertainty(const struct baseline_savings *s);
 
 void baseline_window_init(struct baseline_window *w, int strategy);
 /*
- * Add one interval to @w (restarted if the strategy changed) and judge the
+ * Add one interval, @seconds long, to @w (restarted if @in->strategy is
+ * not the window's) and judge the
  * last @intervals of it: slower when they are all there, each side has at
  * least @min_samples over the intervals that timed both sides (the others
  * do not count), and the strategy's cost per page exceeds the
@@ -100,7 +88,7 @@ void baseline_window_init(struct baseline_window *w, int strategy);
  * slower than the kernel.
  */
 void baseline_window_add(struct baseline_window *w,
-			 const struct baseline_interval *in,
+			 const struct policy_sample *in, double seconds,
 			 unsigned int intervals, uint64_t min_samples,
 			 double margin, struct baseline_verdict *verdict);
 

@@ -114,48 +114,6 @@ void policy_node_init(struct policy_node *node, int strategy)
 	baseline_window_init(&node->slower_window, strategy);
 }
 
-void policy_sample_build(const struct policy_counters *prev, bool have_prev,
-			 const struct policy_counters *now,
-			 struct policy_sample *sample)
-{
-	memset(sample, 0, sizeof(*sample));
-	sample->ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
-	if (!have_prev || now->pages < prev->pages ||
-	    now->ref_pages < prev->ref_pages)
-		return;
-	sample->pages = now->pages - prev->pages;
-	if (now->strategy != prev->strategy)
-		return;
-	if (now->samples >= prev->samples && now->sample_ns >= prev->sample_ns) {
-		sample->samples = now->samples - prev->samples;
-		if (sample->samples)
-			sample->ns_per_page = (double)(now->sample_ns -
-						       prev->sample_ns) /
-					      sample->samples;
-	}
-	if (now->ref_ns >= prev->ref_ns) {
-		sample->ref_samples = now->ref_pages - prev->ref_pages;
-		if (sample->ref_samples)
-			sample->ref_ns_per_page = (double)(now->ref_ns -
-							   prev->ref_ns) /
-						  sample->ref_samples;
-	}
-	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-		uint64_t n = now->trial_pages[s] - prev->trial_pages[s];
-
-		if (now->trial_pages[s] < prev->trial_pages[s] ||
-		    now->trial_ns[s] < prev->trial_ns[s] || !n)
-			continue;
-		sample->trial_samples[s] = n;
-		sample->trial_ns_per_page[s] = (double)(now->trial_ns[s] -
-							prev->trial_ns[s]) / n;
-	}
-	/* Reference and trial frames are pages cleared too. */
-	sample->pages += sample->ref_samples;
-	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
-		sample->pages += sample->trial_samples[s];
-}
-
 static bool usable(unsigned int allowed,
 		   const struct policy_calibration *calibration, int strategy)
 {
@@ -204,19 +162,19 @@ bool policy_pick_strategies(const struct policy_config *config,
 
 double policy_cold_fraction(const struct policy_config *config,
 			    const struct policy_calibration *calibration,
-			    int strategy, const struct policy_sample *sample)
+			    int strategy, double ns_per_page)
 {
 	double hot, cold, fraction;
 
 	if (strategy < 0 || strategy >= CLEARPAGE_STRATEGY_COUNT ||
-	    !calibration->valid[strategy] || sample->ns_per_page <= 0)
+	    !calibration->valid[strategy] || ns_per_page <= 0)
 		return -1;
 	hot = calibration->hot_ns[strategy];
 	cold = calibration->cold_ns[strategy];
 	/* Hot and cold too close: the measurement cannot tell them apart. */
 	if (hot <= 0 || cold < config->min_spread * hot)
 		return -1;
-	fraction = (sample->ns_per_page - hot) / (cold - hot);
+	fraction = (ns_per_page - hot) / (cold - hot);
 	return fraction < 0 ? 0 : fraction > 1 ? 1 : fraction;
 }
 
@@ -271,15 +229,17 @@ void policy_observe(const struct policy_config *config,
 		    const struct policy_sample *sample,
 		    struct policy_observation *obs)
 {
+	double ns = policy_mean(sample->sample_ns, sample->samples);
+	double ref_ns = policy_mean(sample->ref_ns, sample->ref_samples);
+
 	*obs = (struct policy_observation){
-		.measured = sample->samples >= config->min_samples &&
-			    sample->ns_per_page > 0,
+		.measured = sample->samples >= config->min_samples && ns > 0,
 		.trials = sample->trials && config->trial_candidates,
-		.ns_per_page = sample->ns_per_page,
+		.ns_per_page = ns,
 		.referenced = sample->ref_samples >= config->min_samples &&
-			      sample->ref_ns_per_page > 0,
+			      ref_ns > 0,
 		.ref_strategy = sample->ref_strategy,
-		.ref_ns_per_page = sample->ref_ns_per_page,
+		.ref_ns_per_page = ref_ns,
 		.user_misses_per_page = user_misses_per_page(sample),
 		.counted = sample->counted,
 		.kernel_miss_ratio = sample->kernel_miss_ratio,
@@ -460,7 +420,8 @@ enum policy_reason policy_compare(const struct policy_config *config,
 				  int *target, double *gain, double *bound)
 {
 	unsigned int size = window_size(config);
-	double own = sample->ns_per_page, mean, error;
+	double own = policy_mean(sample->sample_ns, sample->samples);
+	double mean, error;
 	bool full = false;
 	int s;
 
@@ -471,8 +432,8 @@ enum policy_reason policy_compare(const struct policy_config *config,
 	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		bool ref = s == CLEARPAGE_STRATEGY_KERNEL;
 		uint64_t n = ref ? sample->ref_samples : sample->trial_samples[s];
-		double ns = ref ? sample->ref_ns_per_page :
-				  sample->trial_ns_per_page[s];
+		double ns = policy_mean(ref ? sample->ref_ns :
+					      sample->trial_ns[s], n);
 
 		if (s == node->strategy)
 			continue;
@@ -569,14 +530,13 @@ double policy_estimate(const struct policy_config *config,
 		       const struct policy_calibration *calibration,
 		       int strategy, const struct policy_observation *obs)
 {
-	struct policy_sample own = { .ns_per_page = obs->ns_per_page };
-	struct policy_sample ref = { .ns_per_page = obs->ref_ns_per_page };
 	double fraction = policy_cold_fraction(config, calibration, strategy,
-					       &own);
+					       obs->ns_per_page);
 
 	if (fraction < 0 && obs->referenced)
 		fraction = policy_cold_fraction(config, calibration,
-						obs->ref_strategy, &ref);
+						obs->ref_strategy,
+						obs->ref_ns_per_page);
 	return fraction;
 }
 
@@ -640,14 +600,12 @@ bool policy_guard(const struct policy_config *config, struct policy_node *node,
 		  const struct policy_sample *sample, bool pinned,
 		  struct policy_decision *decision)
 {
-	struct baseline_interval in;
 	struct baseline_verdict v;
 
 	if (!config->slower_window)
 		return false;
-	baseline_interval_from_sample(node->strategy, sample,
-				      config->interval_seconds, &in);
-	baseline_window_add(&node->slower_window, &in, config->slower_window,
+	baseline_window_add(&node->slower_window, sample,
+			    config->interval_seconds, config->slower_window,
 			    config->min_samples, config->slower_margin, &v);
 	if (!v.slower)
 		return false;
@@ -712,7 +670,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		.to = node->strategy,
 		.reason = "",
 		.cold_fraction = -1,
-		.ns_per_page = sample->ns_per_page,
+		.ns_per_page = policy_mean(sample->sample_ns, sample->samples),
 		.user_misses_per_page = user_misses_per_page(sample),
 	};
 	allowed = policy_allowed(config, allowed, sample->counted);

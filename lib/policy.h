@@ -72,6 +72,7 @@
 #include <uapi/clearpage.h>
 
 #include "baseline.h"
+#include "sample.h"
 
 struct policy_config {
 	double up_threshold;		/* cold fraction to go cold, 0..1 */
@@ -133,61 +134,6 @@ struct policy_calibration {
 	double hot_ns[CLEARPAGE_STRATEGY_COUNT];
 	double cold_ns[CLEARPAGE_STRATEGY_COUNT];
 };
-
-/* What one interval measured on a node, for its current strategy. */
-struct policy_sample {
-	uint64_t samples;		/* timed clears in the interval */
-	double ns_per_page;		/* their mean */
-	uint64_t pages;			/* pages cleared in the interval */
-	/*
-	 * Reference clears: a few clears timed with @ref_strategy (the hot
-	 * one) while the node runs another. They tell the cold fraction when
-	 * the current strategy's cost cannot (a non-temporal strategy), so
-	 * the policy need not probe. None: ref_samples = 0.
-	 */
-	int ref_strategy;
-	uint64_t ref_samples;
-	double ref_ns_per_page;
-	/*
-	 * Trial clears: frames timed with each candidate strategy. @trials:
-	 * the module runs trials (then the compare stage decides).
-	 */
-	bool trials;
-	uint64_t trial_samples[CLEARPAGE_STRATEGY_COUNT];
-	double trial_ns_per_page[CLEARPAGE_STRATEGY_COUNT];
-	/* Where the PMU counted the node's last-level cache: */
-	bool counted;
-	double kernel_miss_ratio;	/* misses/references, kernel mode */
-	double user_misses;		/* misses in user mode */
-};
-
-/*
- * What the module counts for one backend of one node, since it loaded
- * (nodeN/stats, or the netlink reply): the sample of an interval is the
- * difference of two of these.
- */
-struct policy_counters {
-	int strategy;			/* the backend's strategy now */
-	uint64_t pages;			/* cleared, every strategy, no reference frames */
-	uint64_t samples;		/* the strategy's timed pages ... */
-	uint64_t sample_ns;		/* ... and their time */
-	uint64_t ref_pages;		/* reference frames, every one timed ... */
-	uint64_t ref_ns;		/* ... and their time */
-	uint64_t trial_pages[CLEARPAGE_STRATEGY_COUNT];	/* per candidate ... */
-	uint64_t trial_ns[CLEARPAGE_STRATEGY_COUNT];	/* ... and their time */
-};
-
-/*
- * The interval's sample from the counters at its start (@prev, absent when
- * @have_prev is false) and at its end (@now): the one sample builder, used
- * by clearpaged and by clearpage-bench replay alike. The strategy's timed
- * clears and the reference frames count only when the strategy was the
- * same at both ends; pages count whatever ran. Counters that went backwards
- * (the module was reloaded) give an empty sample.
- */
-void policy_sample_build(const struct policy_counters *prev, bool have_prev,
-			 const struct policy_counters *now,
-			 struct policy_sample *sample);
 
 /* Why the policy decided what it did; policy_reason_text() words it. */
 enum policy_reason {
@@ -306,10 +252,13 @@ bool policy_pick_strategies(const struct policy_config *config,
 			    const struct policy_calibration *calibration,
 			    int *hot, int *cold);
 
-/* The cold fraction of @sample under @strategy, or -1 when it can't be told. */
+/*
+ * The cold fraction of clears costing @ns_per_page under @strategy, or -1
+ * when it can't be told.
+ */
 double policy_cold_fraction(const struct policy_config *config,
 			    const struct policy_calibration *calibration,
-			    int strategy, const struct policy_sample *sample);
+			    int strategy, double ns_per_page);
 
 /*
  * The cost of one cache line missed by user space, from the calibration of

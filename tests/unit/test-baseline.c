@@ -13,21 +13,31 @@
 #define MOVQ CLEARPAGE_STRATEGY_MOVQ
 #define KERNEL CLEARPAGE_STRATEGY_KERNEL
 
-/* An interval of @pages, @samples of them timed at @ns each, and as many
- * reference frames at @ref_ns each. */
-static struct baseline_interval interval(int strategy, uint64_t pages,
-					 uint64_t samples, double ns,
-					 double ref_ns)
+/*
+ * An interval of @pages cleared with @strategy, @samples of them timed at
+ * @ns each, and as many reference frames beside them at @ref_ns each.
+ */
+static struct policy_sample interval(int strategy, uint64_t pages,
+				     uint64_t samples, double ns,
+				     double ref_ns)
 {
-	return (struct baseline_interval){
+	return (struct policy_sample){
 		.strategy = strategy,
-		.pages = pages,
+		.pages = pages + samples,
 		.samples = samples,
 		.sample_ns = samples * ns,
+		.ref_strategy = KERNEL,
 		.ref_samples = samples,
 		.ref_ns = samples * ref_ns,
-		.seconds = 1,
 	};
+}
+
+/* The same interval without its reference frames. */
+static void without_reference(struct policy_sample *in)
+{
+	in->pages -= in->ref_samples;
+	in->ref_samples = 0;
+	in->ref_ns = 0;
 }
 
 static bool near(double a, double b)
@@ -38,7 +48,7 @@ static bool near(double a, double b)
 static void test_savings(void)
 {
 	struct baseline_savings s;
-	struct baseline_interval in;
+	struct policy_sample in;
 	double d1 = 100, d2 = 140, d3 = 60, mean, var;
 	int i;
 
@@ -87,8 +97,7 @@ static void test_savings(void)
 	      !s.last_valid,
 	      "an interval with too few samples is counted as unestimated");
 	in = interval(MOVQ, 300, 16, 100, 200);
-	in.ref_samples = 0;
-	in.ref_ns = 0;
+	without_reference(&in);
 	baseline_savings_add(&s, &in, 8);
 	CHECK(s.unestimated_pages == 1000,
 	      "an interval without reference frames is counted as unestimated");
@@ -102,7 +111,7 @@ static void test_savings(void)
 	/* kernel saves nothing against itself, but its time is the kernel's. */
 	baseline_savings_init(&s);
 	in = interval(KERNEL, 1000, 16, 250, 0);
-	in.ref_samples = 0;
+	without_reference(&in);
 	baseline_savings_add(&s, &in, 8);
 	CHECK(near(s.saved_ns, 0) && near(s.kernel_ns, 250000) &&
 	      s.estimated_pages == 1000,
@@ -119,18 +128,18 @@ static void test_savings(void)
 static void test_window(void)
 {
 	struct baseline_window w;
-	struct baseline_interval in;
+	struct policy_sample in;
 	struct baseline_verdict v;
 	int i;
 
 	baseline_window_init(&w, MOVQ);
 	in = interval(MOVQ, 1000, 16, 300, 100);
 	for (i = 0; i < 4; i++) {
-		baseline_window_add(&w, &in, 5, 8, 0.05, &v);
+		baseline_window_add(&w, &in, 1, 5, 8, 0.05, &v);
 		CHECK(!v.slower, "interval %d of a window of 5: not judged yet",
 		      i + 1);
 	}
-	baseline_window_add(&w, &in, 5, 8, 0.05, &v);
+	baseline_window_add(&w, &in, 1, 5, 8, 0.05, &v);
 	CHECK(v.slower && near(v.ns_per_page, 300) &&
 	      near(v.kernel_ns_per_page, 100) && near(v.seconds, 5),
 	      "a full window three times dearer than the kernel is slower");
@@ -139,7 +148,7 @@ static void test_window(void)
 	baseline_window_init(&w, MOVQ);
 	for (i = 0; i < 5; i++) {
 		in = interval(MOVQ, 1000, 16, i == 0 ? 1000 : 100, 100);
-		baseline_window_add(&w, &in, 4, 8, 0.05, &v);
+		baseline_window_add(&w, &in, 1, 4, 8, 0.05, &v);
 	}
 	CHECK(!v.slower && near(v.ns_per_page, 100),
 	      "an old slow interval falls out of the window");
@@ -147,15 +156,15 @@ static void test_window(void)
 	/* The margin: 5% dearer is not slower, 6% is. */
 	baseline_window_init(&w, MOVQ);
 	in = interval(MOVQ, 1000, 16, 105, 100);
-	baseline_window_add(&w, &in, 1, 8, 0.05, &v);
+	baseline_window_add(&w, &in, 1, 1, 8, 0.05, &v);
 	CHECK(!v.slower, "exactly the margin dearer is not slower");
 	in = interval(MOVQ, 1000, 16, 106, 100);
-	baseline_window_add(&w, &in, 1, 8, 0.05, &v);
+	baseline_window_add(&w, &in, 1, 1, 8, 0.05, &v);
 	CHECK(v.slower, "beyond the margin is slower");
 
 	/* A change of strategy restarts the window. */
 	in = interval(CLEARPAGE_STRATEGY_MOVNTI, 1000, 16, 300, 100);
-	baseline_window_add(&w, &in, 2, 8, 0.05, &v);
+	baseline_window_add(&w, &in, 1, 2, 8, 0.05, &v);
 	CHECK(!v.slower && w.used == 1 &&
 	      w.strategy == CLEARPAGE_STRATEGY_MOVNTI,
 	      "another strategy starts a new window");
@@ -163,11 +172,11 @@ static void test_window(void)
 	/* Too few samples over the whole window: no verdict. */
 	baseline_window_init(&w, MOVQ);
 	in = interval(MOVQ, 1000, 2, 300, 100);
-	baseline_window_add(&w, &in, 2, 8, 0.05, &v);
-	baseline_window_add(&w, &in, 2, 8, 0.05, &v);
+	baseline_window_add(&w, &in, 1, 2, 8, 0.05, &v);
+	baseline_window_add(&w, &in, 1, 2, 8, 0.05, &v);
 	CHECK(!v.slower, "4 samples over the window, 8 needed: no verdict");
-	baseline_window_add(&w, &in, 4, 8, 0.05, &v);
-	baseline_window_add(&w, &in, 4, 8, 0.05, &v);
+	baseline_window_add(&w, &in, 1, 4, 8, 0.05, &v);
+	baseline_window_add(&w, &in, 1, 4, 8, 0.05, &v);
 	CHECK(v.slower, "8 samples over a longer window: judged");
 
 	/*
@@ -180,19 +189,18 @@ static void test_window(void)
 		in = interval(MOVQ, 1000, 16, 0, 30);
 		in.samples = 0;
 		in.sample_ns = 0;
-		baseline_window_add(&w, &in, 5, 8, 0.05, &v);
+		baseline_window_add(&w, &in, 1, 5, 8, 0.05, &v);
 	}
 	in = interval(MOVQ, 1000, 16, 50, 170);
-	baseline_window_add(&w, &in, 5, 8, 0.05, &v);
+	baseline_window_add(&w, &in, 1, 5, 8, 0.05, &v);
 	CHECK(!v.slower && near(v.kernel_ns_per_page, 170) &&
 	      near(v.ns_per_page, 50) && near(v.seconds, 5),
 	      "only the interval that timed both sides is compared: %.0f vs %.0f",
 	      v.ns_per_page, v.kernel_ns_per_page);
 	in = interval(MOVQ, 1000, 16, 0, 30);
-	in.ref_samples = 0;
-	in.ref_ns = 0;
+	without_reference(&in);
 	in.sample_ns = 16 * 500;
-	baseline_window_add(&w, &in, 5, 8, 0.05, &v);
+	baseline_window_add(&w, &in, 1, 5, 8, 0.05, &v);
 	CHECK(!v.slower && near(v.ns_per_page, 50),
 	      "nor does an interval without reference clears: %.0f",
 	      v.ns_per_page);
@@ -200,14 +208,14 @@ static void test_window(void)
 	/* kernel is never slower than itself. */
 	baseline_window_init(&w, KERNEL);
 	in = interval(KERNEL, 1000, 16, 300, 100);
-	baseline_window_add(&w, &in, 1, 8, 0.05, &v);
+	baseline_window_add(&w, &in, 1, 1, 8, 0.05, &v);
 	CHECK(!v.slower, "kernel is never slower than the kernel");
 
 	/* The window is bounded. */
 	baseline_window_init(&w, MOVQ);
 	in = interval(MOVQ, 1000, 16, 300, 100);
 	for (i = 0; i < BASELINE_MAX_WINDOW + 10; i++)
-		baseline_window_add(&w, &in, 100000, 8, 0.05, &v);
+		baseline_window_add(&w, &in, 1, 100000, 8, 0.05, &v);
 	CHECK(v.slower && near(v.seconds, BASELINE_MAX_WINDOW),
 	      "a window longer than %d intervals is cut to it",
 	      BASELINE_MAX_WINDOW);

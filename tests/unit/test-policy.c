@@ -84,14 +84,16 @@ static enum policy_action interval(struct run *r, int i, double cold_fraction,
 {
 	const struct policy_calibration *c = &r->calibration;
 	int s = r->node.strategy;
-	struct policy_sample sample = { .samples = 64, .pages = 64 };
+	struct policy_sample sample = { .strategy = s, .samples = 64,
+					.pages = 64 };
 	struct policy_decision d;
 	bool non_temporal = s == CLEARPAGE_STRATEGY_MOVNTI ||
 			    s == CLEARPAGE_STRATEGY_CLZERO;
+	double ns = (c->hot_ns[s] + cold_fraction *
+		     (c->cold_ns[s] - c->hot_ns[s]) + noise(i, noise_ns)) *
+		    penalty;
 
-	sample.ns_per_page = (c->hot_ns[s] + cold_fraction *
-			      (c->cold_ns[s] - c->hot_ns[s]) + noise(i, noise_ns)) *
-			     penalty;
+	sample.sample_ns = ns * sample.samples;
 	/*
 	 * The live baseline: beside any strategy but kernel, reference clears
 	 * with the kernel's routine, in the pattern its calibration measured.
@@ -99,21 +101,21 @@ static enum policy_action interval(struct run *r, int i, double cold_fraction,
 	if (r->reference && s != CLEARPAGE_STRATEGY_KERNEL) {
 		sample.ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
 		sample.ref_samples = 16;
-		sample.ref_ns_per_page =
-			c->hot_ns[CLEARPAGE_STRATEGY_KERNEL] +
-			cold_fraction * (c->cold_ns[CLEARPAGE_STRATEGY_KERNEL] -
-					 c->hot_ns[CLEARPAGE_STRATEGY_KERNEL]) +
-			noise(i + 7, noise_ns);
+		sample.ref_ns = sample.ref_samples *
+			(c->hot_ns[CLEARPAGE_STRATEGY_KERNEL] +
+			 cold_fraction * (c->cold_ns[CLEARPAGE_STRATEGY_KERNEL] -
+					  c->hot_ns[CLEARPAGE_STRATEGY_KERNEL]) +
+			 noise(i + 7, noise_ns));
 	}
 	sample.counted = r->counted;
 	sample.kernel_miss_ratio = r->kernel_miss_ratio;
 	sample.user_misses = non_temporal ? r->touch_misses * sample.pages : 0;
-	r->total_ns += sample.ns_per_page;
+	r->total_ns += ns;
 	r->intervals_on[s]++;
 	policy_step(&r->config, r->allowed, c, &r->node, &sample, pinned, &d);
 	if (verbose || (d.action != POLICY_HOLD && !(dry_run && i > 2)))
 		printf("  interval %3d  cold %.2f  %-9s %6.0f ns  %s%s%s%s  (%s)\n",
-		       i, d.cold_fraction, names[s], sample.ns_per_page,
+		       i, d.cold_fraction, names[s], ns,
 		       d.action == POLICY_SWITCH ? "switch -> " :
 		       d.action == POLICY_REVERT ? "revert -> " : "hold",
 		       d.action == POLICY_HOLD ? "" : names[d.to],
@@ -380,7 +382,7 @@ static void test_non_temporal_auto(void)
 static void test_degenerate(void)
 {
 	struct run r;
-	struct policy_sample sample = { .samples = 64, .ns_per_page = 500 };
+	struct policy_sample sample = { .samples = 64, .sample_ns = 64 * 500 };
 	struct policy_decision d;
 	int s, i;
 
@@ -471,11 +473,11 @@ static void test_sample_build(void)
 	CHECK(s.pages == 0 && s.samples == 0 && s.ref_samples == 0,
 	      "first interval: no previous counters, an empty sample");
 	policy_sample_build(&prev, true, &now, &s);
-	CHECK(s.samples == 50 && s.ns_per_page == 210 &&
-	      s.ref_samples == 100 && s.ref_ns_per_page == 410 &&
+	CHECK(s.samples == 50 && s.sample_ns == 50 * 210 &&
+	      s.ref_samples == 100 && s.ref_ns == 100 * 410 &&
 	      s.ref_strategy == CLEARPAGE_STRATEGY_KERNEL &&
 	      s.pages == 3200 && !s.counted,
-	      "the differences: 50 clears at 210 ns, 100 reference frames at 410 ns, 3100 + 100 pages");
+	      "the differences, as sums: 50 clears at 210 ns, 100 reference frames at 410 ns, 3100 + 100 pages");
 	now.strategy = CLEARPAGE_STRATEGY_REP_STOSB;
 	policy_sample_build(&prev, true, &now, &s);
 	CHECK(s.pages == 3100 && s.samples == 0 && s.ref_samples == 0,
@@ -488,7 +490,8 @@ static void test_sample_build(void)
 	now = prev;
 	now.pages += 64;
 	policy_sample_build(&prev, true, &now, &s);
-	CHECK(s.pages == 64 && s.samples == 0 && s.ns_per_page == 0,
+	CHECK(s.pages == 64 && s.samples == 0 && s.sample_ns == 0 &&
+	      policy_mean(s.sample_ns, s.samples) == 0,
 	      "pages but no timed clear: no cost");
 }
 
@@ -501,8 +504,8 @@ static void test_stages(void)
 	struct policy_decision d = { 0 };
 	struct policy_node node;
 	struct policy_sample sample = {
-		.samples = 8, .ns_per_page = 300, .ref_samples = 7,
-		.ref_strategy = CLEARPAGE_STRATEGY_KERNEL, .ref_ns_per_page = 400,
+		.samples = 8, .sample_ns = 8 * 300, .ref_samples = 7,
+		.ref_strategy = CLEARPAGE_STRATEGY_KERNEL, .ref_ns = 7 * 400,
 		.pages = 100,
 	};
 	const int hot = CLEARPAGE_STRATEGY_REP_STOSB;
@@ -632,10 +635,11 @@ static void test_guard(void)
 	struct policy_calibration c;
 	struct policy_node node;
 	struct policy_decision d;
-	struct policy_sample sample = { .samples = 64, .pages = 64,
-					.ns_per_page = 240,
+	struct policy_sample sample = { .strategy = CLEARPAGE_STRATEGY_REP_STOSB,
+					.samples = 64, .pages = 64,
+					.sample_ns = 64 * 240,
 					.ref_strategy = CLEARPAGE_STRATEGY_KERNEL,
-					.ref_samples = 16, .ref_ns_per_page = 200 };
+					.ref_samples = 16, .ref_ns = 16 * 200 };
 	int i, at = -1;
 
 	policy_config_defaults(&config);
@@ -663,7 +667,7 @@ static void test_guard(void)
 		policy_step(&config, 0x1f, &c, &node, &sample, true, &d);
 	CHECK(d.action == POLICY_HOLD && d.slower && d.reason_id == POLICY_R_PINNED,
 	      "guard: a pinned node is only flagged, never changed");
-	sample.ns_per_page = 205;
+	sample.sample_ns = 64 * 205;
 	policy_node_init(&node, CLEARPAGE_STRATEGY_REP_STOSB);
 	for (i = 0, at = 0; i < 20; i++) {
 		policy_step(&config, 0x1f, &c, &node, &sample, false, &d);
@@ -679,10 +683,11 @@ static void test_few_references(void)
 	struct policy_calibration c;
 	struct policy_node node;
 	struct policy_decision d;
-	struct policy_sample sample = { .samples = 64, .pages = 64,
-					.ns_per_page = 206,
+	struct policy_sample sample = { .strategy = CLEARPAGE_STRATEGY_MOVNTI,
+					.samples = 64, .pages = 64,
+					.sample_ns = 64 * 206,
 					.ref_strategy = CLEARPAGE_STRATEGY_KERNEL,
-					.ref_samples = 3, .ref_ns_per_page = 411 };
+					.ref_samples = 3, .ref_ns = 3 * 411 };
 	int i, probes = 0;
 
 	policy_config_defaults(&config);
@@ -767,35 +772,39 @@ static void trial_run_init(struct trial_run *r)
 static void trial_interval(struct trial_run *r, int i, const double *live,
 			   double noise_frac, double outlier)
 {
-	struct policy_sample sample = { .samples = 64, .pages = 4096,
+	struct policy_sample sample = { .strategy = r->node.strategy,
+					.samples = 64, .pages = 4096,
 					.trials = true };
 	struct policy_decision d;
 	int cur = r->node.strategy, s;
 	const double *frames = r->marginal ? r->marginal : live;
+	double ns;
 
 	r->trials = policy_trials(&r->config, r->allowed, false,
 				  &r->calibration, &r->node);
-	sample.ns_per_page = live[cur] * (1 + noise(i, noise_frac));
+	ns = live[cur] * (1 + noise(i, noise_frac));
+	sample.sample_ns = ns * sample.samples;
 	if (cur != CLEARPAGE_STRATEGY_KERNEL) {
 		sample.ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
 		sample.ref_samples = 128;
-		sample.ref_ns_per_page = frames[0] * (1 + noise(i + 11, noise_frac));
+		sample.ref_ns = sample.ref_samples * frames[0] *
+				(1 + noise(i + 11, noise_frac));
 	}
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		if (!(r->trials & (1U << s)))
 			continue;
 		sample.trial_samples[s] = 64;
-		sample.trial_ns_per_page[s] = frames[s] *
-					      (1 + noise(i + 3 * s, noise_frac));
+		sample.trial_ns[s] = sample.trial_samples[s] * frames[s] *
+				     (1 + noise(i + 3 * s, noise_frac));
 		/* One interval's trial ten times too cheap: a timer glitch. */
 		if (outlier && s == CLEARPAGE_STRATEGY_MOVQ)
-			sample.trial_ns_per_page[s] /= outlier;
+			sample.trial_ns[s] /= outlier;
 	}
 	policy_step(&r->config, r->allowed, &r->calibration, &r->node, &sample,
 		    false, &d);
 	if (verbose)
 		printf("  interval %3d  %-9s %6.0f ns  trials %#x  %s%s  (%s, gain %.3f)\n",
-		       i, names[cur], sample.ns_per_page, r->trials,
+		       i, names[cur], ns, r->trials,
 		       d.action == POLICY_HOLD ? "hold" : "switch -> ",
 		       d.action == POLICY_HOLD ? "" : names[d.to], d.reason,
 		       d.predicted_gain);
@@ -1065,7 +1074,7 @@ static void test_trials_stages(void)
 {
 	struct policy_config config;
 	struct policy_node node;
-	struct policy_sample sample = { .samples = 64, .ns_per_page = 200,
+	struct policy_sample sample = { .samples = 64, .sample_ns = 64 * 200,
 					.trials = true };
 	double gain, bound;
 	int target, i;
@@ -1075,12 +1084,12 @@ static void test_trials_stages(void)
 	policy_node_init(&node, CLEARPAGE_STRATEGY_KERNEL);
 	sample.trial_samples[CLEARPAGE_STRATEGY_CLZERO] = 64;
 	for (i = 0; i < 9; i++) {
-		sample.trial_ns_per_page[CLEARPAGE_STRATEGY_CLZERO] = 100 + i;
+		sample.trial_ns[CLEARPAGE_STRATEGY_CLZERO] = 64 * (100 + i);
 		CHECK(policy_compare(&config, 0x3f, &node, &sample, &target, &gain,
 				     &bound) == POLICY_R_TRIALS_FILLING,
 		      "compare: interval %d of a window of 10, filling", i + 1);
 	}
-	sample.trial_ns_per_page[CLEARPAGE_STRATEGY_CLZERO] = 109;
+	sample.trial_ns[CLEARPAGE_STRATEGY_CLZERO] = 64 * 109;
 	CHECK(policy_compare(&config, 0x3f, &node, &sample, &target, &gain,
 			     &bound) == POLICY_R_MEASURED &&
 	      target == CLEARPAGE_STRATEGY_CLZERO &&

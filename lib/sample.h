@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One interval of one backend of one node, as sums: what the module's
+ * counters (struct policy_counters) grew by between two reads. The same
+ * struct goes to the policy's observe and compare stages (which take its
+ * means with policy_mean()) and to the live baseline (which adds its sums
+ * into the savings and the slower-than-kernel window): no stage rebuilds
+ * it from means. clearpaged and clearpage-bench replay both build it with
+ * policy_sample_build().
+ */
+#ifndef CLEARPAGED_SAMPLE_H
+#define CLEARPAGED_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <uapi/clearpage.h>
+
+/*
+ * What the module counts for one backend of one node, since it loaded
+ * (nodeN/stats, or the netlink reply).
+ */
+struct policy_counters {
+	int strategy;			/* the backend's strategy now */
+	uint64_t pages;			/* cleared, every strategy, no reference frames */
+	uint64_t samples;		/* the strategy's timed pages ... */
+	uint64_t sample_ns;		/* ... and their time */
+	uint64_t ref_pages;		/* reference frames, every one timed ... */
+	uint64_t ref_ns;		/* ... and their time */
+	uint64_t trial_pages[CLEARPAGE_STRATEGY_COUNT];	/* per candidate ... */
+	uint64_t trial_ns[CLEARPAGE_STRATEGY_COUNT];	/* ... and their time */
+};
+
+/* What one interval measured on a backend of a node, as sums. */
+struct policy_sample {
+	int strategy;			/* the backend's strategy at its end */
+	uint64_t pages;			/* every page cleared, all frames */
+	uint64_t samples;		/* the strategy's timed clears ... */
+	double sample_ns;		/* ... and their time */
+	/*
+	 * Reference clears: frames cleared and timed with @ref_strategy (the
+	 * kernel's routine) while the backend runs another strategy. They
+	 * are the live baseline, and tell the cold fraction when the current
+	 * strategy's cost cannot (a non-temporal strategy). None:
+	 * ref_samples = 0.
+	 */
+	int ref_strategy;
+	uint64_t ref_samples;
+	double ref_ns;
+	/*
+	 * Trial clears: frames cleared and timed with each candidate
+	 * strategy. @trials: the module runs trials (then the compare stage
+	 * decides).
+	 */
+	bool trials;
+	uint64_t trial_samples[CLEARPAGE_STRATEGY_COUNT];
+	double trial_ns[CLEARPAGE_STRATEGY_COUNT];
+	/* Where the PMU counted the node's last-level cache: */
+	bool counted;
+	double kernel_miss_ratio;	/* misses/references, kernel mode */
+	double user_misses;		/* misses in user mode */
+};
+
+/* The mean of @n clears taking @ns in all; 0 when there are none. */
+static inline double policy_mean(double ns, uint64_t n)
+{
+	return n ? ns / (double)n : 0;
+}
+
+/*
+ * The interval from the counters at its start (@prev, absent when
+ * @have_prev is false) and at its end (@now). The strategy's timed clears
+ * and the reference frames count only when the strategy was the same at
+ * both ends; pages count whatever ran, reference and trial frames
+ * included. Counters that went backwards (the module was reloaded) give an
+ * empty sample. The PMU's fields are the caller's to fill.
+ */
+void policy_sample_build(const struct policy_counters *prev, bool have_prev,
+			 const struct policy_counters *now,
+			 struct policy_sample *sample);
+
+#endif /* CLEARPAGED_SAMPLE_H */
