@@ -47,6 +47,8 @@ sleep 1
 k0=$(stripped_4k)
 check "4 KiB pages pass through clearpage before" wait_for 10 stripped_since "$k0"
 echo 1 > /sys/module/klp_other/parameters/hold
+check "a thread sleeps inside the other livepatch's function" \
+	wait_for 10 grep -qx Y /sys/module/klp_other/parameters/holding
 check "its unpatch transition starts through sysfs" sh -c "echo 0 > $LP/enabled"
 check "and is held open" test "$(cat $LP/transition)" = 1
 check "backends: the 4k probe is paused during it" \

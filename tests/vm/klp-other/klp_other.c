@@ -11,7 +11,9 @@
  * function for as long as hold stays 1, so a transition that unpatches it
  * (echo 0 > /sys/kernel/livepatch/klp_other/enabled) stays open until the
  * suite writes hold=0: the suite can then fault pages while a transition
- * started through sysfs runs, for as long as it wants.
+ * started through sysfs runs, for as long as it wants. holding reads 1
+ * once the thread is inside the function: a transition started before
+ * that would find no task in the function and complete at once.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,14 +33,20 @@ static bool hold;
 module_param(hold, bool, 0644);
 MODULE_PARM_DESC(hold, "a thread sleeps inside the patched function while 1");
 
+static bool holding;
+module_param(holding, bool, 0444);
+MODULE_PARM_DESC(holding, "1 while the thread sleeps inside the patched function");
+
 static struct task_struct *holder;
 
 /* With m NULL: the holder, sleeping here while hold is 1. */
 static noinline int other_cmdline_proc_show(struct seq_file *m, void *v)
 {
 	if (!m) {
+		WRITE_ONCE(holding, true);
 		while (READ_ONCE(hold) && !kthread_should_stop())
 			msleep(20);
+		WRITE_ONCE(holding, false);
 		return 0;
 	}
 	seq_puts(m, "klp_other is in effect\n");
