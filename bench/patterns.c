@@ -286,38 +286,25 @@ static const char plot[] =
 	"plot csv every ::1 using 0:9:xtic(stringcolumn(1).' '.stringcolumn(2).' '."
 	"stringcolumn(4).' '.stringcolumn(5)) with boxes, 1 with lines lc 'black'\n";
 
-int bench_patterns(struct bench_out *out, struct patterns_options *o)
+/* The points, in output order; -1 when they do not fit in memory. */
+static int plan_points(const struct patterns_options *o, struct point *points,
+		       int max, int *n)
 {
-	struct point points[512];
-	int n = 0, i, err = 0;
-	double base6 = 1, base7 = 1;	/* the kernel arms' medians */
-	unsigned long scattered = SCATTERED_PAGES, cursor = 0;
-	uint64_t pool_bytes = o->pool_bytes;
-	char *pool = NULL, *hot = NULL, *folios = NULL, *giga = NULL;
-	char *big = NULL;		/* the sustained regimes' folio pool */
-	unsigned long big_folios = 0, big_cursor = 0, sustained_cursor = 0;
-	struct bench_load *load = NULL;
-	uint32_t *order = NULL;
-	json_object *results;
-	bool have_giga = o->gigantic;
-	bool regimes = o->sustained || o->load_cpu >= 0;
+	int err = 0;
 
-	o->nr_results = 0;
-
-	/* The points, in output order. */
 	for (enum touch t = TOUCH_NONE; t <= TOUCH_PAGE && !err; t++)
 		if (t != TOUCH_FAULT)
-			err = add_arms(points, &n, 512, "4k-cold", o->mask, NULL, 0,
+			err = add_arms(points, n, max, "4k-cold", o->mask, NULL, 0,
 				       t, o->runs);
 	for (enum touch t = TOUCH_NONE; t <= TOUCH_PAGE && !err; t += TOUCH_PAGE)
-		err = add_arms(points, &n, 512, "4k-hot", o->mask, NULL, 0, t,
+		err = add_arms(points, n, max, "4k-hot", o->mask, NULL, 0, t,
 			       o->runs);
 	for (enum touch t = TOUCH_NONE; t <= TOUCH_FOLIO && !err; t++)
 		if (t == TOUCH_NONE || t == TOUCH_FAULT || t == TOUCH_FOLIO)
-			err = add_arms(points, &n, 512, "2m-cold", o->mask,
+			err = add_arms(points, n, max, "2m-cold", o->mask,
 				       o->chunks, o->nr_chunks, t, o->runs);
 	if (!err)
-		err = add_arms(points, &n, 512, "2m-hot", o->mask, o->chunks,
+		err = add_arms(points, n, max, "2m-hot", o->mask, o->chunks,
 			       o->nr_chunks, TOUCH_NONE, o->runs);
 	for (int regime = 0; regime < 2 && !err; regime++) {
 		const char *p4k = regime ? "4k-loaded" : "4k-sustained";
@@ -327,121 +314,126 @@ int bench_patterns(struct bench_out *out, struct patterns_options *o)
 			continue;
 		for (enum touch t = TOUCH_NONE; t <= TOUCH_PAGE && !err; t++)
 			if (t != TOUCH_FAULT)
-				err = add_arms(points, &n, 512, p4k, o->mask, NULL,
+				err = add_arms(points, n, max, p4k, o->mask, NULL,
 					       0, t, o->runs);
 		for (enum touch t = TOUCH_NONE; t <= TOUCH_FOLIO && !err; t++)
 			if (t == TOUCH_NONE || t == TOUCH_FAULT || t == TOUCH_FOLIO)
-				err = add_arms(points, &n, 512, p2m, o->mask,
+				err = add_arms(points, n, max, p2m, o->mask,
 					       o->chunks, o->nr_chunks, t, o->runs);
 	}
-	for (enum touch t = TOUCH_NONE; have_giga && t <= TOUCH_FAULT && !err;
+	for (enum touch t = TOUCH_NONE; o->gigantic && t <= TOUCH_FAULT && !err;
 	     t += TOUCH_FAULT) {
 		uint64_t two_mb = BENCH_HUGE;
 
-		err = add_arms(points, &n, 512, "1g-cold", o->mask, &two_mb, 1,
+		err = add_arms(points, n, max, "1g-cold", o->mask, &two_mb, 1,
 			       t, o->runs);
 	}
-	if (err) {
-		bench_error("out of memory for the measurement points");
-		return -1;
-	}
+	return err;
+}
 
-	if (pool_bytes / BENCH_PAGE / 2 < scattered)
-		scattered = pool_bytes / BENCH_PAGE / 2;
-	pool = bench_map(pool_bytes, o->node, true, false);
-	hot = bench_map(HOT_PAGES * BENCH_PAGE, o->node, true, false);
-	folios = bench_map(FOLIOS_PER_RUN * BENCH_HUGE, o->node, true, true);
-	order = calloc(pool_bytes / BENCH_PAGE / 2, sizeof(*order));
-	if (have_giga) {
-		giga = bench_map(GIGANTIC, o->node, true, true);
-		if (!giga) {
+/* The buffers every pattern clears in, and where each pattern is in them. */
+struct buffers {
+	uint64_t pool_bytes;
+	char *pool;			/* 4k-cold */
+	uint32_t *order;		/* its even pages, shuffled */
+	unsigned long pool_pages;	/* in order */
+	unsigned long scattered;	/* single pages per run */
+	unsigned long cursor;
+	char *hot;			/* 4k-hot */
+	char *folios;			/* 2m-cold, 2m-hot */
+	char *giga;			/* 1g-cold; NULL: left out */
+	char *big;			/* the sustained regimes' folio pool */
+	unsigned long big_folios, big_cursor, sustained_cursor;
+	struct bench_load *load;	/* the loaded regime's, paused */
+};
+
+static void unmap_buffers(struct buffers *b)
+{
+	bench_load_stop(b->load);
+	free(b->order);
+	bench_unmap(b->big, b->big_folios * BENCH_HUGE);
+	bench_unmap(b->giga, GIGANTIC);
+	bench_unmap(b->folios, FOLIOS_PER_RUN * BENCH_HUGE);
+	bench_unmap(b->hot, HOT_PAGES * BENCH_PAGE);
+	bench_unmap(b->pool, b->pool_bytes);
+}
+
+/* Map what @o's patterns need, start the load paused; -1 on a failure. */
+static int map_buffers(const struct patterns_options *o, struct buffers *b)
+{
+	*b = (struct buffers){ .pool_bytes = o->pool_bytes,
+			       .pool_pages = o->pool_bytes / BENCH_PAGE / 2,
+			       .scattered = SCATTERED_PAGES };
+	if (b->pool_pages < b->scattered)
+		b->scattered = b->pool_pages;
+	b->pool = bench_map(b->pool_bytes, o->node, true, false);
+	b->hot = bench_map(HOT_PAGES * BENCH_PAGE, o->node, true, false);
+	b->folios = bench_map(FOLIOS_PER_RUN * BENCH_HUGE, o->node, true, true);
+	b->order = calloc(b->pool_pages, sizeof(*b->order));
+	if (o->gigantic) {
+		b->giga = bench_map(GIGANTIC, o->node, true, true);
+		if (!b->giga)
 			bench_error("no 1 GiB buffer: the 1g-cold pattern is left out");
-			have_giga = false;
-		}
 	}
-	if (regimes) {
-		big_folios = (pool_bytes + BENCH_HUGE - 1) / BENCH_HUGE;
-		if (big_folios < 2 * FOLIOS_PER_RUN)
-			big_folios = 2 * FOLIOS_PER_RUN;
-		big = bench_map(big_folios * BENCH_HUGE, o->node, true, true);
-		if (!big) {
-			err = -1;
-			goto out;
-		}
+	if (o->sustained || o->load_cpu >= 0) {
+		b->big_folios = (b->pool_bytes + BENCH_HUGE - 1) / BENCH_HUGE;
+		if (b->big_folios < 2 * FOLIOS_PER_RUN)
+			b->big_folios = 2 * FOLIOS_PER_RUN;
+		b->big = bench_map(b->big_folios * BENCH_HUGE, o->node, true, true);
+		if (!b->big)
+			return -1;
 	}
 	if (o->load_cpu >= 0) {
-		load = bench_load_start(o->load_cpu, 1UL << 30);
-		if (!load) {
-			err = -1;
-			goto out;
-		}
-		bench_load_pause(load, true);
+		b->load = bench_load_start(o->load_cpu, 1UL << 30);
+		if (!b->load)
+			return -1;
+		bench_load_pause(b->load, true);
 	}
-	if (!pool || !hot || !folios || !order) {
-		err = -1;
-		goto out;
-	}
-	shuffle_even_pages(order, pool_bytes / BENCH_PAGE / 2);
+	if (!b->pool || !b->hot || !b->folios || !b->order)
+		return -1;
+	shuffle_even_pages(b->order, b->pool_pages);
+	return 0;
+}
 
-	/* Every run measures every point once: arms side by side. */
-	for (unsigned long r = 0; r < o->runs; r++) {
-		bench_progress("strategies: fault-like patterns, run %lu of %lu",
-			       r + 1, o->runs);
-		for (i = 0; i < n; i++) {
-			struct point *pt = &points[i];
+/* One run of one point: ns per 4 KiB. */
+static double measure_point(const struct point *pt, struct buffers *b)
+{
+	double ns = 0;
 
-			if (!strcmp(pt->pattern, "4k-cold"))
-				pt->ns[r] = run_scattered(pt, pool, order,
-							  scattered, &cursor);
-			else if (!strcmp(pt->pattern, "4k-hot"))
-				pt->ns[r] = run_hot(pt, hot);
-			else if (!strcmp(pt->pattern, "2m-cold"))
-				pt->ns[r] = run_folios(pt, folios, BENCH_HUGE,
-						       FOLIOS_PER_RUN, true);
-			else if (!strcmp(pt->pattern, "2m-hot"))
-				pt->ns[r] = run_folios(pt, folios, BENCH_HUGE, 1,
-						       false);
-			else if (pattern_is(pt, "4k-sustained") ||
-				 pattern_is(pt, "4k-loaded") ||
-				 pattern_is(pt, "2m-sustained") ||
-				 pattern_is(pt, "2m-loaded")) {
-				bool loaded = strstr(pt->pattern, "loaded");
+	if (pattern_is(pt, "4k-cold"))
+		return run_scattered(pt, b->pool, b->order, b->scattered,
+				     &b->cursor);
+	if (pattern_is(pt, "4k-hot"))
+		return run_hot(pt, b->hot);
+	if (pattern_is(pt, "2m-cold"))
+		return run_folios(pt, b->folios, BENCH_HUGE, FOLIOS_PER_RUN,
+				  true);
+	if (pattern_is(pt, "2m-hot"))
+		return run_folios(pt, b->folios, BENCH_HUGE, 1, false);
+	if (pattern_is(pt, "1g-cold"))
+		return b->giga ? run_folios(pt, b->giga, GIGANTIC, 1, true) : 0;
+	/* The sustained and the loaded regimes. */
+	bench_load_pause(b->load, !strstr(pt->pattern, "loaded"));
+	if (pt->pattern[0] == '4')
+		ns = run_scattered_sustained(pt, b->big, b->order, b->scattered,
+					     b->pool_pages,
+					     &b->sustained_cursor);
+	else
+		ns = run_folios_sustained(pt, b->big, FOLIOS_PER_RUN,
+					  b->big_folios, &b->big_cursor);
+	bench_load_pause(b->load, true);
+	return ns;
+}
 
-				bench_load_pause(load, !loaded);
-				if (pt->pattern[0] == '4')
-					pt->ns[r] = run_scattered_sustained(
-						pt, big, order, scattered,
-						pool_bytes / BENCH_PAGE / 2,
-						&sustained_cursor);
-				else
-					pt->ns[r] = run_folios_sustained(
-						pt, big, FOLIOS_PER_RUN,
-						big_folios, &big_cursor);
-				bench_load_pause(load, true);
-			}
-			else if (have_giga)
-				pt->ns[r] = run_folios(pt, giga, GIGANTIC, 1, true);
-		}
-	}
-	bench_progress_done();
-	if (load) {
-		double rate = bench_load_stop(load);
+/* Each point's median, and its ratios to its pattern's kernel arms. */
+static void summarize_points(struct point *points, int n, unsigned long runs)
+{
+	double base6 = 1, base7 = 1;	/* the kernel arms' medians */
 
-		load = NULL;
-		printf("the loaded regime: a load on CPU %d wrote and read %.1f GB/s while it ran\n",
-		       o->load_cpu, rate / 1e9);
-		json_object_object_add(out->root, "load_bytes_per_second",
-				       json_object_new_double(rate));
-	}
-
-	results = json_object_new_array();
-	json_object_object_add(out->root, "results", results);
-	printf("%-8s %-10s %6s %-10s %10s %10s %10s %8s %8s\n", "pattern", "arm",
-	       "chunk", "touch", "median", "min", "max", "/6.x", "/7.x");
-	for (i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++) {
 		struct point *pt = &points[i];
 
-		bench_summary(pt->ns, o->runs, &pt->median, &pt->min, &pt->max);
+		bench_summary(pt->ns, runs, &pt->median, &pt->min, &pt->max);
 		/* add_arms() put the kernel arms first in their pattern. */
 		if (pt->strategy == CLEARPAGE_STRATEGY_KERNEL)
 			base6 = base7 = pt->median;
@@ -450,57 +442,99 @@ int bench_patterns(struct bench_out *out, struct patterns_options *o)
 		pt->ratio6 = pt->median / base6;
 		pt->ratio7 = pt->median / base7;
 	}
-	for (i = 0; i < n; i++) {
-		struct point *pt = &points[i];
-		bool folio = pt->pattern[0] != '4';
-		const char *arm = bench_arm_name(pt->strategy, folio);
-		char chunk[32] = "-";
-		json_object *j;
-
-		if (!strcmp(pt->pattern, "1g-cold") && !have_giga)
-			continue;
+	for (int i = 0; i + 1 < n; i++)
 		/* The kernel arm's ratio to the 7.x arm comes after it. */
-		if (pt->strategy == CLEARPAGE_STRATEGY_KERNEL && folio && i + 1 < n)
-			pt->ratio7 = pt->median / points[i + 1].median;
-		if (pt->chunk)
-			bench_format_size(pt->chunk, chunk, sizeof(chunk));
-		printf("%-8s %-10s %6s %-10s %10.1f %10.1f %10.1f %8.3f %8.3f\n",
-		       pt->pattern, arm, chunk, touch_names[pt->touch], pt->median,
-		       pt->min, pt->max, pt->ratio6, pt->ratio7);
-		bench_out_csv(out, "%s,%s,%lu,%s,%s,%.1f,%.1f,%.1f,%.4f,%.4f",
-			      pt->pattern, arm, pt->chunk, chunk,
-			      touch_names[pt->touch], pt->median, pt->min,
-			      pt->max, pt->ratio6, pt->ratio7);
-		j = json_object_new_object();
-		json_object_object_add(j, "pattern", json_object_new_string(pt->pattern));
-		json_object_object_add(j, "arm", json_object_new_string(arm));
-		json_object_object_add(j, "chunk_bytes", json_object_new_int64((int64_t)pt->chunk));
-		json_object_object_add(j, "touch", json_object_new_string(touch_names[pt->touch]));
-		json_object_object_add(j, "runs", json_object_new_int((int)o->runs));
-		json_object_object_add(j, "ns_per_4k_median", json_object_new_double(pt->median));
-		json_object_object_add(j, "ns_per_4k_min", json_object_new_double(pt->min));
-		json_object_object_add(j, "ns_per_4k_max", json_object_new_double(pt->max));
-		json_object_object_add(j, "ratio_to_kernel", json_object_new_double(pt->ratio6));
-		json_object_object_add(j, "ratio_to_kernel_7x", json_object_new_double(pt->ratio7));
-		json_object_array_add(results, j);
-		if (o->results && o->nr_results < o->max_results)
-			o->results[o->nr_results++] = (struct pattern_result){
-				pt->pattern, pt->strategy, pt->chunk,
-				touch_names[pt->touch], pt->median,
-				{ pt->ratio6, pt->ratio7 },
-			};
+		if (points[i].strategy == CLEARPAGE_STRATEGY_KERNEL &&
+		    points[i].pattern[0] != '4')
+			points[i].ratio7 = points[i].median / points[i + 1].median;
+}
+
+/* One point in the table, the CSV, the JSON and @o's results. */
+static void report_point(struct bench_out *out, struct patterns_options *o,
+			 json_object *results, const struct point *pt)
+{
+	const char *arm = bench_arm_name(pt->strategy, pt->pattern[0] != '4');
+	char chunk[32] = "-";
+	json_object *j;
+
+	if (pt->chunk)
+		bench_format_size(pt->chunk, chunk, sizeof(chunk));
+	printf("%-8s %-10s %6s %-10s %10.1f %10.1f %10.1f %8.3f %8.3f\n",
+	       pt->pattern, arm, chunk, touch_names[pt->touch], pt->median,
+	       pt->min, pt->max, pt->ratio6, pt->ratio7);
+	bench_out_csv(out, "%s,%s,%lu,%s,%s,%.1f,%.1f,%.1f,%.4f,%.4f",
+		      pt->pattern, arm, pt->chunk, chunk,
+		      touch_names[pt->touch], pt->median, pt->min,
+		      pt->max, pt->ratio6, pt->ratio7);
+	j = json_object_new_object();
+	json_object_object_add(j, "pattern", json_object_new_string(pt->pattern));
+	json_object_object_add(j, "arm", json_object_new_string(arm));
+	json_object_object_add(j, "chunk_bytes", json_object_new_int64((int64_t)pt->chunk));
+	json_object_object_add(j, "touch", json_object_new_string(touch_names[pt->touch]));
+	json_object_object_add(j, "runs", json_object_new_int((int)o->runs));
+	json_object_object_add(j, "ns_per_4k_median", json_object_new_double(pt->median));
+	json_object_object_add(j, "ns_per_4k_min", json_object_new_double(pt->min));
+	json_object_object_add(j, "ns_per_4k_max", json_object_new_double(pt->max));
+	json_object_object_add(j, "ratio_to_kernel", json_object_new_double(pt->ratio6));
+	json_object_object_add(j, "ratio_to_kernel_7x", json_object_new_double(pt->ratio7));
+	json_object_array_add(results, j);
+	if (o->results && o->nr_results < o->max_results)
+		o->results[o->nr_results++] = (struct pattern_result){
+			pt->pattern, pt->strategy, pt->chunk,
+			touch_names[pt->touch], pt->median,
+			{ pt->ratio6, pt->ratio7 },
+		};
+}
+
+int bench_patterns(struct bench_out *out, struct patterns_options *o)
+{
+	struct point points[512];
+	struct buffers b;
+	json_object *results;
+	int n = 0, i, err;
+
+	o->nr_results = 0;
+	if (plan_points(o, points, 512, &n)) {
+		bench_error("out of memory for the measurement points");
+		err = -1;
+		goto out_points;
 	}
+	err = map_buffers(o, &b);
+	if (err)
+		goto out;
+
+	/* Every run measures every point once: arms side by side. */
+	for (unsigned long r = 0; r < o->runs; r++) {
+		bench_progress("strategies: fault-like patterns, run %lu of %lu",
+			       r + 1, o->runs);
+		for (i = 0; i < n; i++)
+			points[i].ns[r] = measure_point(&points[i], &b);
+	}
+	bench_progress_done();
+	if (b.load) {
+		double rate = bench_load_stop(b.load);
+
+		b.load = NULL;
+		printf("the loaded regime: a load on CPU %d wrote and read %.1f GB/s while it ran\n",
+		       o->load_cpu, rate / 1e9);
+		json_object_object_add(out->root, "load_bytes_per_second",
+				       json_object_new_double(rate));
+	}
+
+	summarize_points(points, n, o->runs);
+	results = json_object_new_array();
+	json_object_object_add(out->root, "results", results);
+	printf("%-8s %-10s %6s %-10s %10s %10s %10s %8s %8s\n", "pattern", "arm",
+	       "chunk", "touch", "median", "min", "max", "/6.x", "/7.x");
+	for (i = 0; i < n; i++)
+		if (b.giga || !pattern_is(&points[i], "1g-cold"))
+			report_point(out, o, results, &points[i]);
 	fflush(stdout);
 	bench_out_plot(out, plot);
 out:
+	unmap_buffers(&b);
+out_points:
 	for (i = 0; i < n; i++)
 		free(points[i].ns);
-	bench_load_stop(load);
-	free(order);
-	bench_unmap(big, big_folios * BENCH_HUGE);
-	bench_unmap(giga, GIGANTIC);
-	bench_unmap(folios, FOLIOS_PER_RUN * BENCH_HUGE);
-	bench_unmap(hot, HOT_PAGES * BENCH_PAGE);
-	bench_unmap(pool, pool_bytes);
 	return err;
 }

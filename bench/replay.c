@@ -427,8 +427,124 @@ static int measured_way(const struct replay *r, int strategy,
 }
 
 /*
+ * One interval's pages cleared with @strategy, the module's measured frames
+ * (reference frames, the @trials) cleared its way, counted in @c as the
+ * module counts them; @seq numbers the strategy's own clears for sampling.
+ * Returns the ns the interval took (the burst regime: its clears alone).
+ */
+static double clear_interval(struct replay *r, int strategy,
+			     unsigned int trials, bool cold,
+			     struct interval_count *c, uint64_t *seq)
+{
+	uint64_t t0 = bench_now_ns(), burst_ticks = 0, b0 = 0;
+
+	for (unsigned long p = 0; p < r->pages / r->unit_pages; p++) {
+		uint64_t frame;
+		char *page = next_page(r, cold, &frame);
+		int way = measured_way(r, strategy, trials, frame);
+
+		if (r->burst) {
+			if (cold)
+				burst_idle(r, page);
+			b0 = bench_ticks();
+		}
+		if (way >= 0) {
+			uint64_t n, t;
+
+			/* A reference clear (the kernel's own way) or a trial. */
+			t = clear_measured(r, strategy, way, page, &n);
+			if (way == CLEARPAGE_STRATEGY_KERNEL) {
+				c->ref_ticks += t;
+				c->ref_n += n;
+			} else {
+				c->trial_ticks[way] += t;
+				c->trial_n[way] += n;
+			}
+		} else if (r->huge || (*seq)++ % r->sample_every == 0) {
+			/* A folio's range is always timed (it spans
+			 * 2^sample_shift pages). */
+			uint64_t c0 = bench_ticks();
+
+			clear_unit(r, strategy, page);
+			c->main_ticks += bench_ticks() - c0;
+			c->main_n += r->unit_pages;
+		} else {
+			clear_unit(r, strategy, page);
+		}
+		touch(r, page);
+		if (r->burst) {
+			_mm_sfence();
+			burst_ticks += bench_ticks() - b0;
+		}
+	}
+	_mm_sfence();
+	return r->burst ? burst_ticks * bench_ns_per_tick() :
+			  (double)(bench_now_ns() - t0);
+}
+
+/* The module's counters of a backend on @strategy after interval @c. */
+static void count_interval(const struct replay *r, int strategy,
+			   const struct interval_count *c,
+			   struct policy_counters *now)
+{
+	double ns_per_tick = bench_ns_per_tick();
+
+	now->strategy = strategy;
+	/* The rest of measured folios counts as the strategy's. */
+	now->pages += r->pages - c->ref_n;
+	now->samples += c->main_n;
+	now->sample_ns += (uint64_t)(c->main_ticks * ns_per_tick);
+	now->ref_pages += c->ref_n;
+	now->ref_ns += (uint64_t)(c->ref_ticks * ns_per_tick);
+	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		now->pages -= c->trial_n[s];
+		now->trial_pages[s] += c->trial_n[s];
+		now->trial_ns[s] += (uint64_t)(c->trial_ticks[s] * ns_per_tick);
+	}
+}
+
+/* The adaptive arm's interval @at in the report: costs and the decision. */
+static void record_interval(struct replay *r, unsigned int at, int phase,
+			    int strategy, unsigned int trials,
+			    const struct interval_count *c, double ns,
+			    const struct policy_sample *sample,
+			    const struct policy_decision *d)
+{
+	double ns_per_tick = bench_ns_per_tick();
+	/* Beyond what the strategy's own clears cost. */
+	double own = c->main_n ? c->main_ticks * ns_per_tick / c->main_n : 0;
+
+	r->knowing_ns += c->ref_ticks * ns_per_tick - own * c->ref_n;
+	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		r->knowing_ns += c->trial_ticks[s] * ns_per_tick -
+				 own * c->trial_n[s];
+	r->clear_ns += ns;
+	r->measured_ns[0] += c->ref_ticks * ns_per_tick;
+	r->measured_pages[0] += c->ref_n;
+	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		r->measured_ns[s] += c->trial_ticks[s] * ns_per_tick;
+		r->measured_pages[s] += c->trial_n[s];
+	}
+	r->timeline[at] = (struct timeline){
+		.phase = phase, .strategy = strategy,
+		.cold_fraction = d->cold_fraction,
+		.ns_per_page = policy_mean(sample->sample_ns, sample->samples),
+		.trials = trials, .gain = d->predicted_gain,
+		.action = d->action, .reason = d->reason,
+	};
+	r->switches += d->action == POLICY_SWITCH;
+	r->reverts += d->action == POLICY_REVERT;
+}
+
+/*
  * One arm over the whole workload: total ns, and ns per phase in
  * @phase_ns. @arm is a strategy, or ADAPTIVE.
+ *
+ * Every arm is instrumented as the module instruments every strategy
+ * (timed samples, reference frames beside any strategy but kernel); the
+ * adaptive arm also runs the trials its policy asks for, as clearpaged has
+ * the module run them, and is stepped as clearpaged steps a backend
+ * (policy_backend_step()) on the counters the module would keep.
  */
 static double run_arm(struct replay *r, int arm, double *phase_ns,
 		      bool record)
@@ -437,7 +553,7 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 	struct policy_backend backend = { .known = true };
 	struct policy_counters now = { 0 };
 	const struct policy_extra extra = { .trials = r->trial_every != 0 };
-	double total = 0, ns_per_tick = bench_ns_per_tick();
+	double total = 0;
 	unsigned int interval = 0, trials = 0;
 	int strategy = arm == ADAPTIVE ? r->hot : arm;
 	/* The module's sample sequence counts the strategy's own clears. */
@@ -454,116 +570,28 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 		memset(r->measured_pages, 0, sizeof(r->measured_pages));
 	}
 	for (int ph = 0; ph < r->nr_phases; ph++) {
-		bool cold = r->phases[ph].cold;
-
 		phase_ns[ph] = 0;
 		for (unsigned int k = 0; k < r->phases[ph].intervals; k++, interval++) {
 			struct interval_count c = { 0 };
-			/*
-			 * Every arm is instrumented as the module instruments
-			 * every strategy (timed samples, reference frames
-			 * beside any strategy but kernel); the adaptive arm
-			 * also runs the trials its policy asks for, as
-			 * clearpaged has the module run them.
-			 */
 			struct policy_sample sample;
 			struct policy_decision d;
-			uint64_t t0 = bench_now_ns();
-			double ns, own;
+			double ns;
 
 			if (arm == ADAPTIVE)
 				trials = policy_trials(&r->config, r->allowed, false,
 						       &r->calibration, &backend.node);
-			uint64_t burst_ticks = 0, b0 = 0;
-
-			for (unsigned long p = 0; p < r->pages / r->unit_pages; p++) {
-				uint64_t frame;
-				char *page = next_page(r, cold, &frame);
-				int way = measured_way(r, strategy, trials, frame);
-
-				if (r->burst) {
-					if (cold)
-						burst_idle(r, page);
-					b0 = bench_ticks();
-				}
-				if (way >= 0) {
-					uint64_t n, t;
-
-					/* A reference clear (the kernel's
-					 * own way) or a trial. */
-					t = clear_measured(r, strategy, way, page, &n);
-					if (way == CLEARPAGE_STRATEGY_KERNEL) {
-						c.ref_ticks += t;
-						c.ref_n += n;
-					} else {
-						c.trial_ticks[way] += t;
-						c.trial_n[way] += n;
-					}
-				} else if (r->huge || seq++ % r->sample_every == 0) {
-					/* A folio's range is always timed
-					 * (it spans 2^sample_shift pages). */
-					uint64_t c0 = bench_ticks();
-
-					clear_unit(r, strategy, page);
-					c.main_ticks += bench_ticks() - c0;
-					c.main_n += r->unit_pages;
-				} else {
-					clear_unit(r, strategy, page);
-				}
-				touch(r, page);
-				if (r->burst) {
-					_mm_sfence();
-					burst_ticks += bench_ticks() - b0;
-				}
-			}
-			_mm_sfence();
-			ns = r->burst ? burst_ticks * ns_per_tick :
-					(double)(bench_now_ns() - t0);
+			ns = clear_interval(r, strategy, trials,
+					    r->phases[ph].cold, &c, &seq);
 			phase_ns[ph] += ns;
 			total += ns;
 			if (arm != ADAPTIVE)
 				continue;
-			/* Counted as the module counts, stepped as clearpaged
-			 * steps a backend (policy_backend_step()). */
-			now.strategy = strategy;
-			/* The rest of measured folios counts as the strategy's. */
-			now.pages += r->pages - c.ref_n;
-			now.samples += c.main_n;
-			now.sample_ns += (uint64_t)(c.main_ticks * ns_per_tick);
-			now.ref_pages += c.ref_n;
-			now.ref_ns += (uint64_t)(c.ref_ticks * ns_per_tick);
-			for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-				now.pages -= c.trial_n[s];
-				now.trial_pages[s] += c.trial_n[s];
-				now.trial_ns[s] += (uint64_t)(c.trial_ticks[s] * ns_per_tick);
-			}
+			count_interval(r, strategy, &c, &now);
 			policy_backend_step(&r->config, r->allowed, &r->calibration,
 					    &backend, &now, &extra, false, &sample, &d);
-			if (record) {
-				/* Beyond what the strategy's own clears cost. */
-				own = c.main_n ? c.main_ticks * ns_per_tick / c.main_n : 0;
-				r->knowing_ns += c.ref_ticks * ns_per_tick - own * c.ref_n;
-				for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
-					r->knowing_ns += c.trial_ticks[s] * ns_per_tick -
-							 own * c.trial_n[s];
-				r->clear_ns += ns;
-				r->measured_ns[0] += c.ref_ticks * ns_per_tick;
-				r->measured_pages[0] += c.ref_n;
-				for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-					r->measured_ns[s] += c.trial_ticks[s] * ns_per_tick;
-					r->measured_pages[s] += c.trial_n[s];
-				}
-				r->timeline[interval] = (struct timeline){
-					.phase = ph, .strategy = strategy,
-					.cold_fraction = d.cold_fraction,
-					.ns_per_page = policy_mean(sample.sample_ns,
-								   sample.samples),
-					.trials = trials, .gain = d.predicted_gain,
-					.action = d.action, .reason = d.reason,
-				};
-				r->switches += d.action == POLICY_SWITCH;
-				r->reverts += d.action == POLICY_REVERT;
-			}
+			if (record)
+				record_interval(r, interval, ph, strategy, trials,
+						&c, ns, &sample, &d);
 			if (d.action != POLICY_HOLD) {
 				policy_applied(&r->config, &backend.node, &d);
 				strategy = backend.node.strategy;
@@ -829,6 +857,66 @@ static int replay_own_option(int opt, const char *arg, void *ctx)
 	return BENCH_GO_ON;
 }
 
+/* The phases of --workload, or --phases (a "custom" workload). */
+static int workload_phases(struct replay *r, struct replay_run *run)
+{
+	if (run->phases)
+		run->workload = "custom";
+	else if (!strcmp(run->workload, "mixed"))
+		run->phases = "hot:30,cold:30,hot:30,cold:30";
+	else if (!strcmp(run->workload, "hot"))
+		run->phases = "hot:120";
+	else if (!strcmp(run->workload, "cold"))
+		run->phases = "cold:120";
+	if (!run->phases) {
+		bench_error("--workload: '%s' is not mixed, hot or cold",
+			    run->workload);
+		return -1;
+	}
+	return parse_phases(r, run->phases) ? -1 : 0;
+}
+
+/*
+ * The defaults the options left to the machine and the backend, and the
+ * checks across options; BENCH_GO_ON, or the exit status.
+ */
+static int replay_settle(struct replay *r, struct replay_run *run)
+{
+	if (run->args.load_cpu != ~0UL && r->burst) {
+		bench_error("--load is the loaded regime, --regime burst another: choose one");
+		return 2;
+	}
+	if (!r->kernel_arm)
+		r->kernel_arm = bench_running_kernel_arm() == BENCH_ARM_KERNEL_7X ?
+				BENCH_ARM_KERNEL_7X : BENCH_ARM_KERNEL_6X;
+	if (!r->pages)
+		r->pages = r->huge ? 65536 : 4096;
+	if (!r->hot_pages)
+		r->hot_pages = r->huge ? 1024 : 64;
+	if (r->touch == TOUCH_FOLIO && !r->huge) {
+		bench_error("--touch folio is for --backend huge");
+		return 2;
+	}
+	if (r->pages % r->unit_pages || r->hot_pages % r->unit_pages) {
+		bench_error("--pages and --hot-pages: whole 2 MiB folios (multiples of 512) with --backend huge");
+		return 2;
+	}
+	if (workload_phases(r, run))
+		return 2;
+	if (!run->cold_mb) {
+		run->cold_mb = (4 * bench_llc_bytes()) >> 20;
+		if (run->cold_mb < 1024)
+			run->cold_mb = 1024;
+	}
+	/* Hot units are numbered from the cold pool's shuffle. */
+	if (r->hot_pages > (run->cold_mb << 20) / BENCH_PAGE) {
+		bench_error("--hot-pages: %lu pages do not fit the cold pool of %lu MiB (--cold-mb)",
+			    r->hot_pages, run->cold_mb);
+		return 2;
+	}
+	return BENCH_GO_ON;
+}
+
 /* The command line into @r and @run; BENCH_GO_ON, or the exit status. */
 static int replay_parse(int argc, char **argv, struct replay *r,
 			struct replay_run *run)
@@ -862,55 +950,8 @@ static int replay_parse(int argc, char **argv, struct replay *r,
 			  replay_own_option, &p);
 	if (err != BENCH_GO_ON)
 		return err;
-	if (run->args.load_cpu != ~0UL && r->burst) {
-		bench_error("--load is the loaded regime, --regime burst another: choose one");
-		return 2;
-	}
-	if (!r->kernel_arm)
-		r->kernel_arm = bench_running_kernel_arm() == BENCH_ARM_KERNEL_7X ?
-				BENCH_ARM_KERNEL_7X : BENCH_ARM_KERNEL_6X;
-	if (!r->pages)
-		r->pages = r->huge ? 65536 : 4096;
-	if (!r->hot_pages)
-		r->hot_pages = r->huge ? 1024 : 64;
-	if (r->touch == TOUCH_FOLIO && !r->huge) {
-		bench_error("--touch folio is for --backend huge");
-		return 2;
-	}
-	if (r->pages % r->unit_pages || r->hot_pages % r->unit_pages) {
-		bench_error("--pages and --hot-pages: whole 2 MiB folios (multiples of 512) with --backend huge");
-		return 2;
-	}
 	r->config = p.daemon_config.policy;
-	if (!run->phases) {
-		if (!strcmp(run->workload, "mixed"))
-			run->phases = "hot:30,cold:30,hot:30,cold:30";
-		else if (!strcmp(run->workload, "hot"))
-			run->phases = "hot:120";
-		else if (!strcmp(run->workload, "cold"))
-			run->phases = "cold:120";
-		else {
-			bench_error("--workload: '%s' is not mixed, hot or cold",
-				    run->workload);
-			return 2;
-		}
-	} else {
-		run->workload = "custom";
-	}
-	if (parse_phases(r, run->phases))
-		return 2;
-	if (!run->cold_mb) {
-		run->cold_mb = (4 * bench_llc_bytes()) >> 20;
-		if (run->cold_mb < 1024)
-			run->cold_mb = 1024;
-	}
-	/* Hot units are numbered from the cold pool's shuffle. */
-	if (r->hot_pages > (run->cold_mb << 20) / BENCH_PAGE) {
-		bench_error("--hot-pages: %lu pages do not fit the cold pool of %lu MiB (--cold-mb)",
-			    r->hot_pages, run->cold_mb);
-		return 2;
-	}
-	return BENCH_GO_ON;
+	return replay_settle(r, run);
 }
 
 /*

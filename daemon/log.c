@@ -12,6 +12,7 @@
 
 #include <uapi/clearpage.h>
 
+#include "clearpage-client.h"
 #include "log.h"
 
 static int max_level = LOG_INFO;
@@ -114,32 +115,46 @@ void log_event(int priority, const char *message_id, const char *fmt, ...)
 	va_end(ap);
 }
 
-static const char *name_of_backend(int backend)
-{
-	static const char *const backends[] = CLEARPAGE_BACKEND_NAMES;
+/*
+ * Start an entry about @node's @backend: its MESSAGE "node N BACKEND: "
+ * then @fmt, with CLEARPAGE_NODE and CLEARPAGE_BACKEND.
+ */
+static void start_backend(struct entry *e, int priority,
+			  const char *message_id, unsigned int node,
+			  int backend, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 
-	return backend >= 0 && backend < CLEARPAGE_BACKEND_COUNT ?
-	       backends[backend] : "unknown";
+static void start_backend(struct entry *e, int priority,
+			  const char *message_id, unsigned int node,
+			  int backend, const char *fmt, ...)
+{
+	const char *backend_name = cp_backend_name(backend);
+	char message[512];
+	va_list ap;
+	int n;
+
+	n = snprintf(message, sizeof(message), "node %u %s: ", node,
+		     backend_name);
+	va_start(ap, fmt);
+	vsnprintf(message + n, sizeof(message) - n, fmt, ap);
+	va_end(ap);
+	start(e, priority, message_id, message);
+	add(e, "CLEARPAGE_NODE=%u", node);
+	add(e, "CLEARPAGE_BACKEND=%s", backend_name);
 }
 
 void log_decision(int priority, const char *message_id, unsigned int node,
 		  int backend, const struct policy_decision *d, const char *verb)
 {
-	const char *backend_name = name_of_backend(backend);
-	char message[512];
 	struct entry e;
 
 	if (priority > max_level)
 		return;
-	snprintf(message, sizeof(message),
-		 "node %u %s: %s %s -> %s: %s (cold fraction %.2f, %.0f ns/page, predicted gain %.0f%%)",
-		 node, backend_name, verb, policy_strategy_name(d->from),
-		 policy_strategy_name(d->to),
-		 d->reason, d->cold_fraction, d->ns_per_page,
-		 d->predicted_gain * 100);
-	start(&e, priority, message_id, message);
-	add(&e, "CLEARPAGE_NODE=%u", node);
-	add(&e, "CLEARPAGE_BACKEND=%s", backend_name);
+	start_backend(&e, priority, message_id, node, backend,
+		      "%s %s -> %s: %s (cold fraction %.2f, %.0f ns/page, predicted gain %.0f%%)",
+		      verb, policy_strategy_name(d->from),
+		      policy_strategy_name(d->to), d->reason, d->cold_fraction,
+		      d->ns_per_page, d->predicted_gain * 100);
 	add(&e, "CLEARPAGE_FROM=%s", policy_strategy_name(d->from));
 	add(&e, "CLEARPAGE_TO=%s", policy_strategy_name(d->to));
 	add(&e, "CLEARPAGE_REASON=%s", d->reason);
@@ -153,21 +168,16 @@ void log_slower(int priority, const char *message_id, unsigned int node,
 		int backend, int strategy, double ns_per_page,
 		double kernel_ns_per_page, double window_s, const char *what)
 {
-	const char *backend_name = name_of_backend(backend);
-	char message[512];
 	struct entry e;
 
 	if (priority > max_level)
 		return;
-	snprintf(message, sizeof(message),
-		 "node %u %s: %s cost %.0f ns/page, the kernel's routine %.0f ns/page over the last %.0f s (%+.0f%%): %s",
-		 node, backend_name, policy_strategy_name(strategy),
-		 ns_per_page, kernel_ns_per_page, window_s,
-		 kernel_ns_per_page > 0 ?
-		 (ns_per_page / kernel_ns_per_page - 1) * 100 : 0, what);
-	start(&e, priority, message_id, message);
-	add(&e, "CLEARPAGE_NODE=%u", node);
-	add(&e, "CLEARPAGE_BACKEND=%s", backend_name);
+	start_backend(&e, priority, message_id, node, backend,
+		      "%s cost %.0f ns/page, the kernel's routine %.0f ns/page over the last %.0f s (%+.0f%%): %s",
+		      policy_strategy_name(strategy), ns_per_page,
+		      kernel_ns_per_page, window_s,
+		      kernel_ns_per_page > 0 ?
+		      (ns_per_page / kernel_ns_per_page - 1) * 100 : 0, what);
 	add(&e, "CLEARPAGE_FROM=%s", policy_strategy_name(strategy));
 	add(&e, "CLEARPAGE_NS_PER_PAGE=%.1f", ns_per_page);
 	add(&e, "CLEARPAGE_KERNEL_NS_PER_PAGE=%.1f", kernel_ns_per_page);
