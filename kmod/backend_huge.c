@@ -26,6 +26,10 @@
  * kernel allocations (16 KiB and more: they are zeroed the same way, which
  * is correct) are cleared in address order.
  *
+ * A gigantic folio (1 GiB) on a node with gigantic_helpers is cleared the
+ * same way by the faulting task and helpers on the node's other CPUs
+ * (helpers.c).
+ *
  * With init_on_alloc=1 on 6.1 and 6.12 the page allocator has already
  * zeroed a freshly allocated THP, so on managed nodes the second clear is
  * skipped and counted in pages_huge_prezeroed. hugetlb folios are always
@@ -128,12 +132,19 @@ static void clear_range(void *arg, int routine, unsigned long first,
 			      nth_page(r->page, first), n);
 }
 
-/* As ranges of at most huge_chunk_kb. */
+/*
+ * As ranges of at most huge_chunk_kb; a gigantic folio with the node's
+ * helpers where it has some (helpers.c).
+ */
 static void clear_huge_ranges(struct clearpage_node *node, int strategy,
 			      struct page *page, unsigned int fault,
 			      unsigned int nr_pages)
 {
 	struct ranges r = { node, strategy, page };
+
+	if (nr_pages >= CLEARPAGE_GIGANTIC_MIN_PAGES &&
+	    clearpage_clear_helped(node, strategy, page, fault, nr_pages))
+		return;
 
 	clearpage_folio_ranges(strategy, fault, nr_pages,
 			       READ_ONCE(clearpage_huge_chunk_pages),

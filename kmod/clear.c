@@ -172,6 +172,20 @@ void clearpage_count_measured(struct clearpage_node *node, int backend,
 	}
 }
 
+/* A timed clear of @nr_pages that took @ns: a sample and its latency. */
+static void clearpage_account_sample(struct clearpage_node *node,
+				     int strategy, unsigned long nr_pages,
+				     u64 ns, int backend)
+{
+	unsigned int bucket;
+
+	ns = clearpage_test_cost(strategy, nr_pages, ns);
+	bucket = clearpage_latency_bucket(div64_u64(ns, nr_pages));
+	this_cpu_add(node->stats->samples[backend][strategy], nr_pages);
+	this_cpu_add(node->stats->sample_ns[backend][strategy], ns);
+	this_cpu_add(node->stats->latency[bucket], nr_pages);
+}
+
 static void clearpage_account(struct clearpage_node *node, int strategy,
 			      unsigned int nr_pages, bool sample, u64 ns,
 			      int backend)
@@ -179,16 +193,8 @@ static void clearpage_account(struct clearpage_node *node, int strategy,
 	this_cpu_add(node->stats->pages[backend][strategy], nr_pages);
 	if (backend == CLEARPAGE_BACKEND_HUGE)
 		this_cpu_inc(node->stats->ranges_huge[strategy]);
-	if (sample) {
-		unsigned int bucket;
-
-		ns = clearpage_test_cost(strategy, nr_pages, ns);
-		bucket = clearpage_latency_bucket(div_u64(ns, nr_pages));
-
-		this_cpu_add(node->stats->samples[backend][strategy], nr_pages);
-		this_cpu_add(node->stats->sample_ns[backend][strategy], ns);
-		this_cpu_add(node->stats->latency[bucket], nr_pages);
-	}
+	if (sample)
+		clearpage_account_sample(node, strategy, nr_pages, ns, backend);
 }
 
 /*
@@ -283,6 +289,23 @@ void clearpage_clear_range(struct clearpage_node *node, int strategy,
 		sample = clearpage_elapsed(start, &ns);
 	clearpage_account(node, strategy, nr_pages, sample, ns,
 			  CLEARPAGE_BACKEND_HUGE);
+}
+
+void clearpage_clear_range_untimed(struct clearpage_node *node, int strategy,
+				   int routine, struct page *page,
+				   unsigned int nr_pages)
+{
+	clearpage_run_range(routine, page_address(page),
+			    (unsigned long)nr_pages << PAGE_SHIFT);
+	clearpage_account(node, strategy, nr_pages, false, 0,
+			  CLEARPAGE_BACKEND_HUGE);
+}
+
+void clearpage_count_huge_sample(struct clearpage_node *node, int strategy,
+				 unsigned long nr_pages, u64 ns)
+{
+	clearpage_account_sample(node, strategy, nr_pages, ns,
+				 CLEARPAGE_BACKEND_HUGE);
 }
 
 void clearpage_count_prezeroed(struct clearpage_node *node,

@@ -35,6 +35,15 @@ struct clearpage_node_stats {
 	u64 trial_pages[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
 	u64 trial_ns[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
 	u64 latency[CLEARPAGE_LATENCY_BUCKETS];
+	/*
+	 * Gigantic folios cleared with helpers (helpers.c): the folios, the
+	 * pages the helpers cleared, and the helpers that started or that
+	 * had not when the faulting task had taken every range.
+	 */
+	u64 helped_folios;
+	u64 helper_pages;
+	u64 helpers_started;
+	u64 helpers_not_started;
 };
 
 struct clearpage_calibration {
@@ -67,6 +76,11 @@ struct clearpage_node {
 	 */
 	struct clearpage_calibration
 		calibration[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
+	/*
+	 * How many of the node's other CPUs help clear a gigantic folio: read
+	 * locklessly, written under clearpage_lock.
+	 */
+	unsigned int helpers;
 };
 
 /*
@@ -97,6 +111,12 @@ int clearpage_node_set_pinned(struct clearpage_node *node, int backend,
 			      bool pinned, enum clearpage_source source);
 int clearpage_node_set_trials(struct clearpage_node *node, int backend,
 			      unsigned int trials);
+/*
+ * 0, or -EINVAL when @helpers is more than the node's online CPUs but one,
+ * or than CLEARPAGE_HELPERS_MAX.
+ */
+int clearpage_node_set_helpers(struct clearpage_node *node,
+			       unsigned int helpers);
 /* 0, or why @trials cannot be a backend's candidates (-EINVAL, -EOPNOTSUPP). */
 int clearpage_trials_check(unsigned int trials);
 int clearpage_node_calibrate(struct clearpage_node *node);
@@ -119,6 +139,24 @@ void clearpage_backends_exit(void);
 void clearpage_backends_update(void);
 int clearpage_backends_describe(char *buf);
 int clearpage_backends_describe_paths(char *buf);
+
+/*
+ * helpers.c: a gigantic folio cleared by the faulting task and helpers on
+ * the node's other CPUs
+ */
+int clearpage_helpers_init(void);
+void clearpage_helpers_exit(void);
+/* A folio of this many pages or more is gigantic: helpers may clear it. */
+#define CLEARPAGE_GIGANTIC_MIN_PAGES (2 * MAX_ORDER_NR_PAGES)
+/*
+ * Clear @nr_pages from @page, faulted at subpage @fault, with @strategy
+ * (not kernel) and the node's helpers: true when done, false when no helper
+ * could be had (none set, no other CPU online, no memory): then the caller
+ * clears it alone.
+ */
+bool clearpage_clear_helped(struct clearpage_node *node, int strategy,
+			    struct page *page, unsigned long fault,
+			    unsigned long nr_pages);
 
 /* calibration.c: a bit per strategy that failed its self-test, or -errno */
 long clearpage_calibrate(struct clearpage_node *node);
@@ -180,6 +218,17 @@ void clearpage_count_prezeroed(struct clearpage_node *node,
 			       unsigned int nr_pages);
 void clearpage_count_allocator(struct clearpage_node *node,
 			       unsigned int nr_pages);
+/* A range cleared as clearpage_clear_range() does, never timed. */
+void clearpage_clear_range_untimed(struct clearpage_node *node, int strategy,
+				   int routine, struct page *page,
+				   unsigned int nr_pages);
+/*
+ * A whole clear of @nr_pages with @strategy that took @ns of wall time
+ * (several CPUs clearing it): a timed sample of the backend, no pages (its
+ * ranges counted theirs).
+ */
+void clearpage_count_huge_sample(struct clearpage_node *node, int strategy,
+				 unsigned long nr_pages, u64 ns);
 /* A folio's clear as the huge backend does it, unaccounted (calibration). */
 void clearpage_folio_clear_unaccounted(int strategy, void *kaddr,
 				       unsigned int nr_pages,
@@ -212,6 +261,8 @@ const char *clearpage_test_alloc_clear_symbol(const char *name);
 u64 clearpage_test_cost(int strategy, unsigned int nr_pages, u64 ns);
 void clearpage_test_set_delay(int strategy);
 u64 clearpage_test_clock(u64 now);
+unsigned long clearpage_test_helper_delay(void);
+void clearpage_test_helpers_start(atomic_t *started, unsigned int queued);
 #else
 static inline int clearpage_test_init(void) { return 0; }
 static inline unsigned int clearpage_test_kernel_version(unsigned int version)
@@ -236,6 +287,9 @@ static inline u64 clearpage_test_cost(int strategy, unsigned int nr_pages,
 }
 static inline void clearpage_test_set_delay(int strategy) { }
 static inline u64 clearpage_test_clock(u64 now) { return now; }
+static inline unsigned long clearpage_test_helper_delay(void) { return 0; }
+static inline void clearpage_test_helpers_start(atomic_t *started,
+						unsigned int queued) { }
 #endif
 
 #endif /* _CLEARPAGE_H */

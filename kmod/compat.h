@@ -37,6 +37,17 @@
 #endif
 
 /*
+ * 6.17 added WQ_PERCPU, and later kernels warn when a workqueue names
+ * neither it nor WQ_UNBOUND; before, per-CPU was what naming neither meant.
+ */
+#include <linux/workqueue.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define CLEARPAGE_WQ_PERCPU WQ_PERCPU
+#else
+#define CLEARPAGE_WQ_PERCPU 0
+#endif
+
+/*
  * The kernel's own huge folio clear (strategies.h): 6.x walks 4 KiB at a
  * time with clear_page(); 7.0 clears extents with clear_pages(), the whole
  * extent at once under a preemptible model, else 32 MiB at a time.

@@ -12,6 +12,7 @@
  *   arming.c, calibration.c   arming the backends (beside other
  *                             livepatches); measuring a node
  *   backend_4k.c, backend_huge.c
+ *   helpers.c                 gigantic folios cleared by the node's CPUs
  *   clear.c                   clearing and accounting
  *   strategy.c                strategies, CPU, parameters, clearpage_lock
  *
@@ -92,24 +93,30 @@ static int __init clearpage_init(void)
 		return -EINVAL;
 	}
 
-	/* Bottom up: the nodes (calibrated), their files, the family. */
-	err = clearpage_nodes_create(strategy);
+	/* Bottom up: the helpers, the nodes (calibrated), their files, the family. */
+	err = clearpage_helpers_init();
 	if (err)
 		return err;
+	err = clearpage_nodes_create(strategy);
+	if (err)
+		goto out_helpers;
 	err = clearpage_sysfs_create();
-	if (err) {
-		clearpage_nodes_destroy();
-		return err;
-	}
+	if (err)
+		goto out_nodes;
 	err = clearpage_nl_register();
-	if (err) {
-		clearpage_sysfs_remove();
-		clearpage_nodes_destroy();
-		return err;
-	}
+	if (err)
+		goto out_sysfs;
 	/* Arms the 4k backend now if the livepatch could not be enabled. */
 	clearpage_backends_init();
 	return 0;
+
+out_sysfs:
+	clearpage_sysfs_remove();
+out_nodes:
+	clearpage_nodes_destroy();
+out_helpers:
+	clearpage_helpers_exit();
+	return err;
 }
 
 static void __exit clearpage_exit(void)
@@ -125,6 +132,7 @@ static void __exit clearpage_exit(void)
 	clearpage_sysfs_remove();
 	clearpage_backends_exit();
 	clearpage_nodes_destroy();
+	clearpage_helpers_exit();
 }
 
 module_init(clearpage_init);

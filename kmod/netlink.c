@@ -23,6 +23,7 @@ static const struct nla_policy clearpage_policy[CLEARPAGE_A_MAX + 1] = {
 	[CLEARPAGE_A_BACKEND] =
 		NLA_POLICY_MAX(NLA_U8, CLEARPAGE_BACKEND_COUNT - 1),
 	[CLEARPAGE_A_TRIALS] = { .type = NLA_U32 },
+	[CLEARPAGE_A_HELPERS] = NLA_POLICY_MAX(NLA_U32, CLEARPAGE_HELPERS_MAX),
 };
 
 enum fill_what { FILL_NODE, FILL_CALIBRATION };
@@ -158,6 +159,15 @@ static int put_strategies(struct sk_buff *skb, struct clearpage_node *node,
 
 	if (put_u64(skb, CLEARPAGE_A_PAGES_HUGE_PREZEROED,
 		    sum.pages_huge_prezeroed, CLEARPAGE_A_PAD) ||
+	    nla_put_u32(skb, CLEARPAGE_A_HELPERS, READ_ONCE(node->helpers)) ||
+	    put_u64(skb, CLEARPAGE_A_HELPED_FOLIOS, sum.helped_folios,
+		    CLEARPAGE_A_PAD) ||
+	    put_u64(skb, CLEARPAGE_A_HELPER_PAGES, sum.helper_pages,
+		    CLEARPAGE_A_PAD) ||
+	    put_u64(skb, CLEARPAGE_A_HELPERS_STARTED, sum.helpers_started,
+		    CLEARPAGE_A_PAD) ||
+	    put_u64(skb, CLEARPAGE_A_HELPERS_NOT_STARTED,
+		    sum.helpers_not_started, CLEARPAGE_A_PAD) ||
 	    put_backends(skb, node, &sum))
 		return -EMSGSIZE;
 	nest = nla_nest_start(skb, CLEARPAGE_A_LATENCY);
@@ -355,6 +365,28 @@ static int set_trials_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+static int set_helpers_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct clearpage_node *node;
+	int err;
+
+	if (!request_is_admin(skb, info))
+		return -EPERM;
+	node = request_node(info);
+	if (IS_ERR(node))
+		return PTR_ERR(node);
+	if (GENL_REQ_ATTR_CHECK(info, CLEARPAGE_A_HELPERS))
+		return -EINVAL;
+	/* More than CLEARPAGE_HELPERS_MAX: -ERANGE from the policy. */
+	err = clearpage_node_set_helpers(node,
+					 nla_get_u32(info->attrs[CLEARPAGE_A_HELPERS]));
+	if (err)
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[CLEARPAGE_A_HELPERS],
+				    "at most the node's online CPUs less one (the faulting CPU)");
+	return err;
+}
+
 static int calibrate_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct clearpage_node *node;
@@ -395,6 +427,10 @@ static const struct genl_ops clearpage_ops[] = {
 	{
 		.cmd = CLEARPAGE_CMD_SET_TRIALS,
 		.doit = set_trials_doit,
+	},
+	{
+		.cmd = CLEARPAGE_CMD_SET_HELPERS,
+		.doit = set_helpers_doit,
 	},
 };
 

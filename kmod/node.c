@@ -8,6 +8,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
 #include <linux/percpu.h>
@@ -245,6 +247,32 @@ int clearpage_node_set_trials(struct clearpage_node *node, int backend,
 	return 0;
 }
 
+/*
+ * How many of the node's other CPUs help clear its gigantic folios: at most
+ * the node's online CPUs but one (the faulting task's). CPUs that go
+ * offline later only shrink the helpers a clear finds (helpers.c).
+ */
+int clearpage_node_set_helpers(struct clearpage_node *node,
+			       unsigned int helpers)
+{
+	unsigned int online;
+
+	if (helpers > CLEARPAGE_HELPERS_MAX)
+		return -EINVAL;
+	mutex_lock(&clearpage_lock);
+	cpus_read_lock();
+	online = cpumask_weight_and(cpumask_of_node(node->nid),
+				    cpu_online_mask);
+	cpus_read_unlock();
+	if (helpers && helpers >= online) {
+		mutex_unlock(&clearpage_lock);
+		return -EINVAL;
+	}
+	WRITE_ONCE(node->helpers, helpers);
+	mutex_unlock(&clearpage_lock);
+	return 0;
+}
+
 void clearpage_node_stats_sum(struct clearpage_node *node,
 			      struct clearpage_node_stats *sum)
 {
@@ -278,6 +306,10 @@ void clearpage_node_stats_sum(struct clearpage_node *node,
 		sum->ranges_huge_allocator += READ_ONCE(s->ranges_huge_allocator);
 		for (i = 0; i < CLEARPAGE_LATENCY_BUCKETS; i++)
 			sum->latency[i] += READ_ONCE(s->latency[i]);
+		sum->helped_folios += READ_ONCE(s->helped_folios);
+		sum->helper_pages += READ_ONCE(s->helper_pages);
+		sum->helpers_started += READ_ONCE(s->helpers_started);
+		sum->helpers_not_started += READ_ONCE(s->helpers_not_started);
 	}
 }
 

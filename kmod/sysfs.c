@@ -223,6 +223,29 @@ static ssize_t trials_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return err ? err : count;
 }
 
+static ssize_t gigantic_helpers_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(to_node(kobj)->helpers));
+}
+
+/* A decimal count, 0 to the node's online CPUs less one: else -EINVAL. */
+static ssize_t gigantic_helpers_store(struct kobject *kobj,
+				      struct kobj_attribute *attr,
+				      const char *buf, size_t count)
+{
+	unsigned int helpers;
+	int err;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	err = kstrtouint(buf, 10, &helpers);
+	if (err)
+		return -EINVAL;
+	err = clearpage_node_set_helpers(to_node(kobj), helpers);
+	return err ? err : count;
+}
+
 static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
@@ -275,6 +298,14 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 				     clearpage_backend_names[b],
 				     sum.reference_sample_ns[b]);
 	}
+	len += sysfs_emit_at(buf, len, "gigantic_helped_folios %llu\n",
+			     sum.helped_folios);
+	len += sysfs_emit_at(buf, len, "gigantic_helper_pages %llu\n",
+			     sum.helper_pages);
+	len += sysfs_emit_at(buf, len, "gigantic_helpers_started %llu\n",
+			     sum.helpers_started);
+	len += sysfs_emit_at(buf, len, "gigantic_helpers_not_started %llu\n",
+			     sum.helpers_not_started);
 	for (bucket = 0; bucket < CLEARPAGE_LATENCY_BUCKETS - 1; bucket++)
 		len += sysfs_emit_at(buf, len, "latency_ns_%llu %llu\n",
 				     1ULL << (CLEARPAGE_LATENCY_FIRST_SHIFT +
@@ -335,6 +366,8 @@ NODE_ATTR(pinned_huge, 0644, pinned_show, pinned_store,
 NODE_ATTR(trials_4k, 0644, trials_show, trials_store, CLEARPAGE_BACKEND_4K);
 NODE_ATTR(trials_huge, 0644, trials_show, trials_store,
 	  CLEARPAGE_BACKEND_HUGE);
+NODE_ATTR(gigantic_helpers, 0644, gigantic_helpers_show,
+	  gigantic_helpers_store, CLEARPAGE_BACKEND_ALL);
 NODE_ATTR(stats, 0444, stats_show, NULL, CLEARPAGE_BACKEND_ALL);
 NODE_ATTR(calibration_4k, 0444, calibration_show, NULL,
 	  CLEARPAGE_BACKEND_4K);
@@ -351,6 +384,7 @@ static struct attribute *clearpage_node_attrs[] = {
 	&pinned_huge_attr.attr.attr,
 	&trials_4k_attr.attr.attr,
 	&trials_huge_attr.attr.attr,
+	&gigantic_helpers_attr.attr.attr,
 	&stats_attr.attr.attr,
 	&calibration_4k_attr.attr.attr,
 	&calibration_huge_attr.attr.attr,

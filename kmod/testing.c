@@ -31,7 +31,14 @@
  *  - "broken": test_set_wait_ms holds a strategy set between its check
  *    that the routine is usable and its lock until a calibration refused
  *    the routine (and 200 ms more), so that the race of the two is run in
- *    the order that once installed a refused routine.
+ *    the order that once installed a refused routine;
+ *  - "gigantic": test_helper_delay_ms queues a gigantic folio's helpers
+ *    that much later, so that the faulting task has taken every range
+ *    before any helper starts (a helper whose CPU is busy): the fault must
+ *    complete without them and still clear every byte. With
+ *    test_helpers_first=1 the faulting task waits (at most 2 s) until its
+ *    helpers have started before it takes a range, so that on an emulated
+ *    CPU every helper really clears a share.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -87,6 +94,16 @@ static unsigned int test_set_wait_ms;
 module_param(test_set_wait_ms, uint, 0644);
 MODULE_PARM_DESC(test_set_wait_ms,
 		 "hold a strategy set after its usability check until the routine is refused (at most this long)");
+
+static unsigned int test_helper_delay_ms;
+module_param(test_helper_delay_ms, uint, 0644);
+MODULE_PARM_DESC(test_helper_delay_ms,
+		 "queue a gigantic folio's helpers this many ms late (0: at once)");
+
+static bool test_helpers_first;
+module_param(test_helpers_first, bool, 0644);
+MODULE_PARM_DESC(test_helpers_first,
+		 "the faulting task waits for its helpers to start (at most 2 s) before it clears");
 
 int clearpage_test_init(void)
 {
@@ -170,4 +187,20 @@ u64 clearpage_test_cost(int strategy, unsigned int nr_pages, u64 ns)
 const char *clearpage_test_alloc_clear_symbol(const char *name)
 {
 	return *test_alloc_clear_symbol ? test_alloc_clear_symbol : name;
+}
+
+unsigned long clearpage_test_helper_delay(void)
+{
+	return msecs_to_jiffies(READ_ONCE(test_helper_delay_ms));
+}
+
+void clearpage_test_helpers_start(atomic_t *started, unsigned int queued)
+{
+	unsigned int waited;
+
+	if (!READ_ONCE(test_helpers_first))
+		return;
+	for (waited = 0; waited < 2000 && atomic_read(started) < queued;
+	     waited++)
+		msleep(1);
 }

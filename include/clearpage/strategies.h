@@ -368,6 +368,23 @@ clearpage_folio_ranges(int strategy, unsigned long fault,
 }
 
 /*
+ * A gigantic folio cleared by several CPUs (kmod/helpers.c): it is cut into
+ * @nr_chunks ranges; all but the faulting subpage's (@fault_chunk, cleared
+ * last by the faulting task) are shared, taken in turn from one counter.
+ * The @k-th taken (0 <= k < @nr_chunks - 1) is range number
+ * clearpage_helped_range(): the ranges right of the faulting one in address
+ * order, then those left of it, as a folio's extents go.
+ */
+static inline unsigned long clearpage_helped_range(unsigned long k,
+						   unsigned long fault_chunk,
+						   unsigned long nr_chunks)
+{
+	unsigned long right = nr_chunks - fault_chunk - 1;
+
+	return k < right ? fault_chunk + 1 + k : k - right;
+}
+
+/*
  * What the running kernel itself does to a huge folio, per series: the
  * baseline of the huge backend (its "kernel" strategy, the reference folios,
  * the calibration's kernel row) and the kernel arms of the bench.

@@ -50,7 +50,9 @@
  *
  *   CLEARPAGE_CMD_GET_NODE            do: CLEARPAGE_A_NODE required.
  *                                     dump: one reply per managed node.
- *       reply: CLEARPAGE_A_NODE, _PAGES_HUGE_PREZEROED, _BACKENDS (one
+ *       reply: CLEARPAGE_A_NODE, _PAGES_HUGE_PREZEROED, _HELPERS,
+ *              _HELPED_FOLIOS, _HELPER_PAGES, _HELPERS_STARTED,
+ *              _HELPERS_NOT_STARTED, _BACKENDS (one
  *              CLEARPAGE_A_ENTRY per backend with every CLEARPAGE_B_*
  *              attribute), _STRATEGIES (one CLEARPAGE_A_ENTRY per available
  *              strategy with every CLEARPAGE_S_* attribute), _LATENCY (one
@@ -83,6 +85,12 @@
  *       or a bit beyond the strategies is -EINVAL, a strategy this CPU
  *       lacks or refused -EOPNOTSUPP, candidates on a pinned backend
  *       -EBUSY (a pin ends a backend's trials). No event.
+ *   CLEARPAGE_CMD_SET_HELPERS         CLEARPAGE_A_NODE, _HELPERS required.
+ *       How many of the node's other CPUs help clear a gigantic folio
+ *       (nodeN/gigantic_helpers in doc/ABI): 0 (the default) to one less
+ *       than the node's online CPUs, and at most CLEARPAGE_HELPERS_MAX;
+ *       beyond that -EINVAL with an extended ack naming the limit, and
+ *       nothing changes. No event.
  *   CLEARPAGE_CMD_EVENT               multicast on "events" for every change
  *                                     of a backend's strategy or pin, from
  *                                     sysfs or netlink, one message per
@@ -141,6 +149,12 @@ enum clearpage_backend {
 #define CLEARPAGE_LATENCY_BUCKETS 17
 #define CLEARPAGE_LATENCY_FIRST_SHIFT 6
 
+/*
+ * The most helpers a node's gigantic folios may have (nodeN/gigantic_helpers,
+ * CLEARPAGE_A_HELPERS): with the faulting CPU, 32 CPUs per folio.
+ */
+#define CLEARPAGE_HELPERS_MAX 31
+
 #define CLEARPAGE_GENL_NAME "clearpage"
 #define CLEARPAGE_GENL_VERSION 2
 #define CLEARPAGE_GENL_MCGRP_EVENTS "events"
@@ -154,6 +168,7 @@ enum clearpage_cmd {
 	CLEARPAGE_CMD_CALIBRATE,
 	CLEARPAGE_CMD_EVENT,
 	CLEARPAGE_CMD_SET_TRIALS,
+	CLEARPAGE_CMD_SET_HELPERS,
 	__CLEARPAGE_CMD_MAX
 };
 #define CLEARPAGE_CMD_MAX (__CLEARPAGE_CMD_MAX - 1)
@@ -175,6 +190,11 @@ enum clearpage_attr {
 	CLEARPAGE_A_BACKENDS,		/* nested: CLEARPAGE_A_ENTRY of CLEARPAGE_B_* */
 	CLEARPAGE_A_TRIALS,		/* u32: a bit per strategy,
 					 * 1 << enum clearpage_strategy */
+	CLEARPAGE_A_HELPERS,		/* u32: the node's gigantic_helpers */
+	CLEARPAGE_A_HELPED_FOLIOS,	/* u64: gigantic_helped_folios */
+	CLEARPAGE_A_HELPER_PAGES,	/* u64: gigantic_helper_pages */
+	CLEARPAGE_A_HELPERS_STARTED,	/* u64: gigantic_helpers_started */
+	CLEARPAGE_A_HELPERS_NOT_STARTED, /* u64: gigantic_helpers_not_started */
 	__CLEARPAGE_A_MAX
 };
 #define CLEARPAGE_A_MAX (__CLEARPAGE_A_MAX - 1)
