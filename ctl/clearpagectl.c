@@ -23,6 +23,7 @@ static const struct {
 	{ "set", cmd_set, "set NODE|all STRATEGY [--backend 4k|huge|all]  select a strategy (pins it)" },
 	{ "pin", cmd_pin, "pin NODE|all [--backend 4k|huge|all]    keep the daemon off the node" },
 	{ "unpin", cmd_unpin, "unpin NODE|all [--backend 4k|huge|all]  hand the node back to the daemon" },
+	{ "helpers", cmd_helpers, "helpers NODE|all COUNT          other CPUs that help clear a 1 GiB page (0: none)" },
 	{ "calibrate", cmd_calibrate, "calibrate [NODE|all] [--json] measure hot and cold cost again" },
 	{ "reset", cmd_reset, "reset [NODE|all] [--backend 4k|huge|all]  everything to kernel, unpinned; clearpaged leaves it" },
 	{ "release", cmd_release, "release [NODE|all] [--backend 4k|huge|all]  return what clearpaged set to kernel, end trials" },
@@ -88,6 +89,21 @@ int ctl_fail(struct cp_client *client, int err, const char *what)
 	fprintf(stderr, "clearpagectl: %s: %s%s%s\n", what, strerror(-err),
 		*detail ? ": " : "", detail);
 	return EXIT_FAILED;
+}
+
+int ctl_check_helpers_arg(const char *arg)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (!errno && *arg >= '0' && *arg <= '9' && !*end &&
+	    n <= CLEARPAGE_HELPERS_MAX)
+		return EXIT_OK;
+	fprintf(stderr, "clearpagectl: helpers: '%s' is not a count of helpers: give 0 to %d (at most the node's online CPUs less one)\n",
+		arg, CLEARPAGE_HELPERS_MAX);
+	return EXIT_USAGE;
 }
 
 int ctl_check_node_arg(const char *arg)
@@ -168,7 +184,7 @@ int main(int argc, char **argv)
 	const char *name = "status";
 	long *number;
 	char *end;
-	size_t i;
+	size_t i, positional = 0;
 	int c;
 
 	/*
@@ -180,8 +196,13 @@ int main(int argc, char **argv)
 		    !strcmp(argv[i], "--backend"))
 			i++;
 		else if (argv[i][0] == '-' && argv[i][1] >= '0' && argv[i][1] <= '9')
-			return ctl_check_node_arg(argv[i]);
+			return positional == 2 && !strcmp(name, "helpers") ?
+			       ctl_check_helpers_arg(argv[i]) :
+			       ctl_check_node_arg(argv[i]);
+		else if (argv[i][0] != '-' && positional++ == 0)
+			name = argv[i];
 	}
+	name = "status";
 	/* GNU getopt permutes: options may stand before or after the command. */
 	while ((c = getopt_long(argc, argv, "jhV", longopts, NULL)) != -1) {
 		switch (c) {

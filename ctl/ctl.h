@@ -29,6 +29,8 @@ int ctl_connect_failed(int err);
 int ctl_fail(struct cp_client *client, int err, const char *what);
 /* "all" or a node number, checked before any request; the exit code. */
 int ctl_check_node_arg(const char *arg);
+/* A helper count, 0 to CLEARPAGE_HELPERS_MAX, checked before any request. */
+int ctl_check_helpers_arg(const char *arg);
 int ctl_parse_nodes(struct cp_client *client, const char *arg,
 		    struct cp_node_info *nodes, int *count);
 void ctl_format_time(unsigned long long ns, char *buf, unsigned long size);
@@ -38,6 +40,7 @@ int cmd_set(int argc, char **argv, const struct ctl_options *o);
 int cmd_pin(int argc, char **argv, const struct ctl_options *o);
 int cmd_unpin(int argc, char **argv, const struct ctl_options *o);
 int cmd_calibrate(int argc, char **argv, const struct ctl_options *o);
+int cmd_helpers(int argc, char **argv, const struct ctl_options *o);
 int cmd_release(int argc, char **argv, const struct ctl_options *o);
 int cmd_monitor(int argc, char **argv, const struct ctl_options *o);
 int cmd_reset(int argc, char **argv, const struct ctl_options *o);

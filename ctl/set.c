@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -178,6 +179,32 @@ int cmd_unpin(int argc, char **argv, const struct ctl_options *o)
 {
 	return for_nodes(argc, argv, 1, "unpin NODE|all [--backend 4k|huge|all]",
 			 apply_pin_off, o);
+}
+
+static int apply_helpers(struct cp_client *c, struct cp_node_info *n,
+			 char **argv, const struct ctl_options *o)
+{
+	unsigned long helpers = strtoul(argv[0], NULL, 10);
+	char what[64];
+	int err;
+
+	(void)o;
+	if (!n->has_helpers) {
+		fprintf(stderr, "clearpagectl: this clearpage module has no gigantic page helpers: update clearpage-dkms\n");
+		return EXIT_FAILED;
+	}
+	snprintf(what, sizeof(what), "setting node %u's gigantic helpers to %lu",
+		 n->node, helpers);
+	err = cp_set_helpers(c, n->node, helpers);
+	return err ? ctl_fail(c, err, what) : EXIT_OK;
+}
+
+int cmd_helpers(int argc, char **argv, const struct ctl_options *o)
+{
+	if (argc == 2 && ctl_check_helpers_arg(argv[1]))
+		return EXIT_USAGE;
+	return for_nodes(argc, argv, 2, "helpers NODE|all COUNT", apply_helpers,
+			 o);
 }
 
 /* for_nodes() of one optional NODE|all argument, all by default. */

@@ -135,6 +135,18 @@ static void print_saved(const struct cp_savings *v)
 		       v->saved_ns / v->kernel_ns * 100, v->kernel_ns / 1e9);
 }
 
+/* The node's gigantic page helpers (a module without them: nothing). */
+static void print_helpers(const struct cp_node_info *n)
+{
+	if (!n->has_helpers)
+		return;
+	printf("  gigantic helpers %u: %llu folios helped, %llu pages cleared by helpers, %llu helpers started, %llu did not start in time\n",
+	       n->helpers, (unsigned long long)n->helped_folios,
+	       (unsigned long long)n->helper_pages,
+	       (unsigned long long)n->helpers_started,
+	       (unsigned long long)n->helpers_not_started);
+}
+
 static void print_table(const struct cp_node_info *n, bool calibration_only)
 {
 	const int k4 = CLEARPAGE_BACKEND_4K, huge = CLEARPAGE_BACKEND_HUGE;
@@ -151,6 +163,8 @@ static void print_table(const struct cp_node_info *n, bool calibration_only)
 		       be->pinned ? "pinned" : "not pinned",
 		       cp_source_name(be->source), when);
 	}
+	if (!calibration_only)
+		print_helpers(n);
 	for (b = 0; !calibration_only && daemon_alive &&
 		    b < CLEARPAGE_BACKEND_COUNT; b++) {
 		const struct cp_backend_state *d = daemon_backend(n->node, b);
@@ -282,8 +296,17 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 
 	printf("{\"node\":%u", n->node);
 	if (!calibration_only) {
-		printf(",\"pages_huge_prezeroed\":%llu,\"backends\":{",
+		printf(",\"pages_huge_prezeroed\":%llu",
 		       (unsigned long long)n->pages_huge_prezeroed);
+		if (n->has_helpers)
+			printf(",\"gigantic_helpers\":{\"helpers\":%u,"
+			       "\"helped_folios\":%llu,\"helper_pages\":%llu,"
+			       "\"started\":%llu,\"not_started\":%llu}",
+			       n->helpers, (unsigned long long)n->helped_folios,
+			       (unsigned long long)n->helper_pages,
+			       (unsigned long long)n->helpers_started,
+			       (unsigned long long)n->helpers_not_started);
+		printf(",\"backends\":{");
 		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
 			const struct cp_backend_info *be = &n->backend[b];
 

@@ -115,7 +115,27 @@ static void decide_allowlist(struct manager *m)
 	}
 }
 
-/* [Node.N] Strategy= pins from the configuration, applied as an admin. */
+/* [Node.N] GiganticHelpers= from the configuration. */
+static void apply_config_helpers(struct manager *m, int node)
+{
+	int helpers = m->config.node_helpers[node], err;
+
+	if (helpers < 0)
+		return;
+	err = cp_set_helpers(m->client, node, helpers);
+	if (err)
+		log_line(LOG_WARNING, "[Node.%d] GiganticHelpers=%d from the configuration: %s %s",
+			 node, helpers, strerror(-err),
+			 cp_client_error(m->client));
+	else
+		log_line(LOG_INFO, "node %d: %d CPUs help clear each 1 GiB page (GiganticHelpers= in the configuration)",
+			 node, helpers);
+}
+
+/*
+ * [Node.N] from the configuration: Strategy= pins, applied as an admin;
+ * GiganticHelpers=.
+ */
 static void apply_config_pins(struct manager *m)
 {
 	int node, err;
@@ -123,6 +143,7 @@ static void apply_config_pins(struct manager *m)
 	for (node = 0; node < CONFIG_MAX_NODES; node++) {
 		int strategy = m->config.node_strategy[node];
 
+		apply_config_helpers(m, node);
 		if (strategy < 0)
 			continue;
 		err = cp_set_strategy(m->client, node, CP_BACKEND_ALL, strategy,

@@ -190,6 +190,18 @@ struct nl_msg *cp_msg_set_trials(int family, uint32_t node, int backend,
 	return msg;
 }
 
+struct nl_msg *cp_msg_set_helpers(int family, uint32_t node, uint32_t helpers)
+{
+	struct nl_msg *msg = cp_msg_node(family, CLEARPAGE_CMD_SET_HELPERS,
+					 node);
+
+	if (msg && nla_put_u32(msg, CLEARPAGE_A_HELPERS, helpers) < 0) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
 /* Types and sizes the kernel sends; anything else fails the parse. */
 static struct nla_policy node_policy[CLEARPAGE_A_MAX + 1] = {
 	[CLEARPAGE_A_NODE] = { .type = NLA_U32 },
@@ -204,6 +216,11 @@ static struct nla_policy node_policy[CLEARPAGE_A_MAX + 1] = {
 	[CLEARPAGE_A_BACKEND] = { .type = NLA_U8 },
 	[CLEARPAGE_A_BACKENDS] = { .type = NLA_NESTED },
 	[CLEARPAGE_A_TRIALS] = { .type = NLA_U32 },
+	[CLEARPAGE_A_HELPERS] = { .type = NLA_U32 },
+	[CLEARPAGE_A_HELPED_FOLIOS] = { .type = NLA_U64 },
+	[CLEARPAGE_A_HELPER_PAGES] = { .type = NLA_U64 },
+	[CLEARPAGE_A_HELPERS_STARTED] = { .type = NLA_U64 },
+	[CLEARPAGE_A_HELPERS_NOT_STARTED] = { .type = NLA_U64 },
 };
 
 static struct nla_policy backend_policy[CLEARPAGE_B_MAX + 1] = {
@@ -327,6 +344,13 @@ int cp_parse_node(struct nlmsghdr *nlh, struct cp_node_info *info)
 		info->backend[b].source = -1;
 	}
 	info->pages_huge_prezeroed = get_u64(tb[CLEARPAGE_A_PAGES_HUGE_PREZEROED]);
+	info->has_helpers = tb[CLEARPAGE_A_HELPERS] != NULL;
+	info->helpers = info->has_helpers ?
+			nla_get_u32(tb[CLEARPAGE_A_HELPERS]) : 0;
+	info->helped_folios = get_u64(tb[CLEARPAGE_A_HELPED_FOLIOS]);
+	info->helper_pages = get_u64(tb[CLEARPAGE_A_HELPER_PAGES]);
+	info->helpers_started = get_u64(tb[CLEARPAGE_A_HELPERS_STARTED]);
+	info->helpers_not_started = get_u64(tb[CLEARPAGE_A_HELPERS_NOT_STARTED]);
 	if (tb[CLEARPAGE_A_BACKENDS])
 		nla_for_each_nested(pos, tb[CLEARPAGE_A_BACKENDS], rem)
 			if (parse_backend_entry(pos, info->backend) < 0)
@@ -607,6 +631,15 @@ int cp_set_trials(struct cp_client *client, uint32_t node, int backend,
 {
 	int n = transact(client, cp_msg_set_trials(client->family, node,
 						   backend, trials),
+			 NULL, 0);
+
+	return n < 0 ? n : 0;
+}
+
+int cp_set_helpers(struct cp_client *client, uint32_t node, uint32_t helpers)
+{
+	int n = transact(client, cp_msg_set_helpers(client->family, node,
+						    helpers),
 			 NULL, 0);
 
 	return n < 0 ? n : 0;

@@ -59,6 +59,13 @@ struct cp_node_info {
 	uint32_t node;
 	struct cp_backend_info backend[CLEARPAGE_BACKEND_COUNT];
 	uint64_t pages_huge_prezeroed;
+	/* Gigantic folios cleared with the node's helpers (clearpage.ko 0.4). */
+	bool has_helpers;
+	uint32_t helpers;		/* nodeN/gigantic_helpers */
+	uint64_t helped_folios;
+	uint64_t helper_pages;
+	uint64_t helpers_started;
+	uint64_t helpers_not_started;
 	int nr_strategies;
 	struct cp_strategy_info strategies[CLEARPAGE_STRATEGY_COUNT];
 	uint64_t latency[CLEARPAGE_LATENCY_BUCKETS];
@@ -97,6 +104,8 @@ int cp_set_pinned(struct cp_client *client, uint32_t node, int backend,
 /* The candidates of @backend's trial frames, a bit per strategy; 0: none. */
 int cp_set_trials(struct cp_client *client, uint32_t node, int backend,
 		  uint32_t trials);
+/* How many of the node's other CPUs help clear a gigantic folio. */
+int cp_set_helpers(struct cp_client *client, uint32_t node, uint32_t helpers);
 int cp_calibrate(struct cp_client *client, uint32_t node,
 		 struct cp_node_info *info);
 
@@ -117,6 +126,7 @@ struct nl_msg *cp_msg_set_pinned(int family, uint32_t node, int backend,
 				 bool pinned);
 struct nl_msg *cp_msg_set_trials(int family, uint32_t node, int backend,
 				 uint32_t trials);
+struct nl_msg *cp_msg_set_helpers(int family, uint32_t node, uint32_t helpers);
 struct nl_msg *cp_msg_node(int family, uint8_t cmd, uint32_t node);
 int cp_parse_node(struct nlmsghdr *nlh, struct cp_node_info *info);
 /* -ENOMSG: a message of another command; -EINVAL: malformed. */

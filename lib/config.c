@@ -83,8 +83,10 @@ void config_defaults(struct daemon_config *config)
 		 DEFAULT_ALLOWLIST);
 	snprintf(config->allowlist_dir, sizeof(config->allowlist_dir), "%s",
 		 "/etc/clearpaged/cpu-allowlist.d");
-	for (i = 0; i < CONFIG_MAX_NODES; i++)
+	for (i = 0; i < CONFIG_MAX_NODES; i++) {
 		config->node_strategy[i] = -1;
+		config->node_helpers[i] = -1;
+	}
 	config_finish(config);
 }
 
@@ -117,6 +119,7 @@ static int parse_strategy(const char *v, int *out)
 }
 
 #define FAIL(...) (snprintf(error, error_size, __VA_ARGS__), -EINVAL)
+
 
 static int set_value(struct daemon_config *c, const struct key *k,
 		     const char *v, const char *where, char *error,
@@ -216,6 +219,40 @@ static void warn_at(config_warn_fn warn, void *arg, const char *fmt,
 	warn(message, arg);
 }
 
+/* A key of [Node.N]: Strategy= or GiganticHelpers=. */
+static int set_node_value(struct daemon_config *c, int node, const char *name,
+			  const char *v, const char *where, const char *section,
+			  config_warn_fn warn, void *warn_arg, char *error,
+			  size_t error_size)
+{
+	char *end;
+	long n;
+
+	if (!strcmp(name, "Strategy")) {
+		if (parse_strategy(v, &c->node_strategy[node]))
+			return FAIL("%s: Strategy=%s: expected none or one of kernel rep_stosb rep_stosq movq movnti clzero",
+				    where, v);
+		return 0;
+	}
+	if (!strcmp(name, "GiganticHelpers")) {
+		errno = 0;
+		n = strtol(v, &end, 10);
+		if (!strcmp(v, "none")) {
+			c->node_helpers[node] = -1;
+			return 0;
+		}
+		if (errno || end == v || *end || *v < '0' || *v > '9' ||
+		    n > CLEARPAGE_HELPERS_MAX)
+			return FAIL("%s: GiganticHelpers=%s: expected none or a count from 0 to %d (at most the node's CPUs less one)",
+				    where, v, CLEARPAGE_HELPERS_MAX);
+		c->node_helpers[node] = n;
+		return 0;
+	}
+	warn_at(warn, warn_arg, "%s: unknown key '%s' in [%s], ignored", where,
+		name, section);
+	return 0;
+}
+
 int config_parse(struct daemon_config *config, const char *path,
 		 const char *text, config_warn_fn warn, void *warn_arg,
 		 char *error, size_t error_size)
@@ -281,14 +318,11 @@ int config_parse(struct daemon_config *config, const char *path,
 			break;
 		}
 		if (node >= 0) {
-			if (strcmp(name, "Strategy")) {
-				warn_at(warn, warn_arg, "%s: unknown key '%s' in [%s], ignored",
-					where, name, section);
-			} else if (parse_strategy(value,
-						  &config->node_strategy[node])) {
-				err = FAIL("%s: Strategy=%s: expected none or one of kernel rep_stosb rep_stosq movq movnti clzero",
-					   where, value);
-			}
+			err = set_node_value(config, node, name, value, where,
+					     section, warn, warn_arg, error,
+					     error_size);
+			if (err)
+				break;
 			continue;
 		}
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -600,8 +634,14 @@ void config_print(const struct daemon_config *c, FILE *out)
 		p->slower_margin, c->slower_window, c->summary_interval);
 	fprintf(out, "[CPU]\nAllowList=%s\nAllowUnlistedCPU=%s\n", c->allowlist,
 		c->allow_unlisted_cpu ? "yes" : "no");
-	for (n = 0; n < CONFIG_MAX_NODES; n++)
+	for (n = 0; n < CONFIG_MAX_NODES; n++) {
+		if (c->node_strategy[n] < 0 && c->node_helpers[n] < 0)
+			continue;
+		fprintf(out, "\n[Node.%d]\n", n);
 		if (c->node_strategy[n] >= 0)
-			fprintf(out, "\n[Node.%d]\nStrategy=%s\n", n,
+			fprintf(out, "Strategy=%s\n",
 				policy_strategy_name(c->node_strategy[n]));
+		if (c->node_helpers[n] >= 0)
+			fprintf(out, "GiganticHelpers=%d\n", c->node_helpers[n]);
+	}
 }

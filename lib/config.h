@@ -51,6 +51,11 @@ struct daemon_config {
 	bool allow_unlisted_cpu;		/* AllowUnlistedCPU= */
 	/* [Node.N] Strategy=: an administrator's pin, -1 for none */
 	int node_strategy[CONFIG_MAX_NODES];
+	/*
+	 * [Node.N] GiganticHelpers=: CPUs that help clear a 1 GiB page, -1
+	 * to leave the module's setting alone
+	 */
+	int node_helpers[CONFIG_MAX_NODES];
 };
 
 /*
