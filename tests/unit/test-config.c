@@ -57,7 +57,7 @@ static void test_dropins(const char *root)
 	write_file(root, "/usr/lib/clearpaged/clearpaged.conf.d/30-lib.conf",
 		   "[Policy]\nConfirmIntervals=9\n");
 	write_file(root, "/etc/clearpaged.conf.d/20-site.conf",
-		   "[Policy]\nMargin=0.2\n[Node.1]\nStrategy=movnti\n");
+		   "[Policy]\nMargin=0.2\n[Node.1]\nStrategy=movnti\nGiganticHelpers=3\n");
 	write_file(root, "/etc/clearpaged.conf.d/30-lib.conf",
 		   "[Policy]\nConfirmIntervals=4\n");
 	write_file(root, "/etc/clearpaged.conf.d/ignored.txt", "garbage\n");
@@ -73,6 +73,8 @@ static void test_dropins(const char *root)
 	CHECK(c.node_strategy[1] == CLEARPAGE_STRATEGY_MOVNTI &&
 	      c.node_strategy[0] == -1,
 	      "[Node.1] Strategy= pins node 1 only");
+	CHECK(c.node_helpers[1] == 3 && c.node_helpers[0] == -1,
+	      "[Node.1] GiganticHelpers= sets node 1's helpers only");
 
 	write_file(root, "/etc/clearpaged.conf", "[Daemon]\nDryRun=yes\n");
 	err = config_load(&c, root, collect_warning, NULL, error, sizeof(error));
@@ -98,6 +100,11 @@ static void test_errors(void)
 		{ "[Node.x]\nStrategy=movq\n", "t.conf:1: [Node.x]: expected [Node.N] with N from 0 to 1023" },
 		{ "[Node.1024]\n", "t.conf:1: [Node.1024]: expected [Node.N]" },
 		{ "[Node.0]\nStrategy=MOVQ\n", "t.conf:2: Strategy=MOVQ: expected none or one of" },
+		{ "[Node.0]\nGiganticHelpers=-1\n", "t.conf:2: GiganticHelpers=-1: expected none or a count from 0 to 31" },
+		{ "[Node.0]\nGiganticHelpers=32\n", "t.conf:2: GiganticHelpers=32: expected none or a count from 0 to 31" },
+		{ "[Node.0]\nGiganticHelpers=two\n", "t.conf:2: GiganticHelpers=two: expected none" },
+		{ "[Node.0]\nGiganticHelpers=1.5\n", "t.conf:2: GiganticHelpers=1.5: expected none" },
+		{ "[Node.0]\nGiganticHelpers=\n", "t.conf:2: GiganticHelpers=: expected none" },
 		{ "[Policy]\nMargin\n", "t.conf:2: expected Key=Value" },
 		{ "Margin=1\n", "t.conf:1: Margin= outside of a section" },
 		{ "[Policy\n", "t.conf:1: expected a section header" },
@@ -244,6 +251,8 @@ static void test_print_round_trip(void)
 	a.dry_run = true;
 	a.policy.cold_strategy = CLEARPAGE_STRATEGY_CLZERO;
 	a.node_strategy[3] = CLEARPAGE_STRATEGY_MOVQ;
+	a.node_helpers[3] = 2;
+	a.node_helpers[5] = 0;
 	f = open_memstream(&text, &size);
 	config_print(&a, f);
 	fclose(f);
