@@ -30,6 +30,7 @@ int bench_faults(int argc, char **argv);
 int bench_replay(int argc, char **argv);
 int bench_ab(int argc, char **argv);
 int bench_advise(int argc, char **argv);
+int bench_gigantic(int argc, char **argv);
 
 /* One line on stderr, "clearpage-bench: ...". */
 void bench_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

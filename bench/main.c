@@ -17,6 +17,7 @@ static const struct {
 	{ "faults", bench_faults, "page-fault latency per size and node, per module strategy" },
 	{ "replay", bench_replay, "the real policy on real clears: adaptive vs static vs oracle" },
 	{ "ab", bench_ab, "macro A/B: interleaved repeats, Welch's t-test, a verdict" },
+	{ "gigantic", bench_gigantic, "a 1 GiB folio cleared by 1, 2, 4 ... CPUs, as the module's helpers do" },
 	{ "advise", bench_advise, "measure this CPU; its allowlist line and policy settings" },
 };
 

@@ -161,6 +161,17 @@ else
 		sh -c "'$bench' advise --runs 1 --pool 8M --out '$out/adv2' 2>/dev/null | grep -q 'No strategy beat the kernel'"
 fi
 
+# gigantic: a 1 GiB folio on 1 and all threads; the kernel arms and every
+# strategy per thread count, and a helper count per regime.
+ncpu=$(nproc)
+gthreads=1
+[ "$ncpu" -gt 1 ] && gthreads="1,2"
+check "gigantic runs (burst, threads $gthreads)" \
+	"$bench" gigantic --runs 1 --regime burst --threads "$gthreads" --out "$out/g"
+check "gigantic.json: both kernel arms, every strategy per thread count, a helper count" \
+	json "$out/g/gigantic.json" "len(d['results']) == 2 + $nstrat * len('$gthreads'.split(',')) and all(r['ms_median'] > 0 and r['speedup_over_running_kernel'] > 0 for r in d['results']) and {r['arm'] for r in d['results']} >= {'kernel-6.x', 'kernel-7.x'} and len(d['helpers']) == 1 and 0 <= d['helpers'][0]['gigantic_helpers'] < $ncpu"
+check "gigantic.csv: the same rows" rows "$out/g/gigantic.csv" $((2 + nstrat * $(echo "$gthreads" | tr ',' '\n' | wc -l)))
+
 # bad input: exit 2, one line naming the problem
 expect2() {
 	local pattern=$1
@@ -202,6 +213,11 @@ check "advise --load 999" expect2 "--load: CPU 999 is not one" "$bench" advise -
 check "faults --node 1000" expect2 "--node: node 1000 is not online" "$bench" faults --node 1000
 check "strategies --node 1000" expect2 "--node: node 1000 is not online" "$bench" strategies --node 1000
 check "replay --node 1000" expect2 "--node: node 1000 is not online" "$bench" replay --node 1000
+check "gigantic: more threads than the node's CPUs" expect2 "--threads" "$bench" gigantic --threads 1,4096
+check "gigantic: an unknown regime" expect2 "--regime" "$bench" gigantic --regime idle
+check "gigantic: loaded without --load" expect2 "--load" "$bench" gigantic --regime loaded
+check "gigantic: a chunk that is not whole pages" expect2 "--chunk" "$bench" gigantic --chunk 3K
+check "gigantic --runs 0" expect2 "--runs: '0' is not a number from 1" "$bench" gigantic --runs 0
 check "a failing workload fails the run" sh -c "! '$bench' ab --a true --b false --repeats 2 --out '$out/a3' 2>/dev/null"
 
 echo "$passed passed, $failed failed, $skipped skipped"

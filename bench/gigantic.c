@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpage-bench gigantic: a 1 GiB folio cleared by 1, 2, 4 ... threads,
+ * as clearpage.ko clears one with the node's gigantic helpers
+ * (kmod/helpers.c): ranges of --chunk taken from one counter by every
+ * thread, the faulting subpage's range last by the first thread (the
+ * faulting one) with its neighbourhood temporal. Beside it the running
+ * kernel's own clear on one CPU (6.x: the 4 KiB walk; 7.x: the extents,
+ * one rep stos each), and the other series' for reference.
+ *
+ * In three regimes: burst (the folio flushed first, memory otherwise
+ * idle), sustained (folios of a 2 GiB pool cleared back to back, nothing
+ * flushed) and loaded (sustained, with a memory-bandwidth load on
+ * --load). Threads run on the node's CPUs this process may use, the first
+ * on --cpu, never on the load's CPU. Figures: ms per 1 GiB, median of
+ * --runs, and the speed-up over the running kernel's clear.
+ *
+ * The helper count to set: per strategy, the thread count after which one
+ * more step adds less than 10% (the memory bandwidth limit), less the
+ * faulting thread; printed for the best strategy of each regime.
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <x86intrin.h>
+
+#include "bench.h"
+#include "pmu.h"
+
+#define GIGANTIC (1UL << 30)
+#define GIGANTIC_PAGES (GIGANTIC / BENCH_PAGE)
+#define MAX_THREADS 32
+#define REGIMES 3
+#define ENOUGH 1.10	/* a step of threads must be 10% faster */
+
+static const char *const regime_names[REGIMES] = { "burst", "sustained",
+						   "loaded" };
+
+struct gigantic {
+	unsigned int mask;		/* strategies */
+	unsigned long chunk_pages;
+	int cpus[MAX_THREADS];		/* the node's, the first one first */
+	int nr_cpus;
+	int threads[MAX_THREADS];	/* counts to measure */
+	int nr_threads;
+	const char *thread_list;	/* --threads, or NULL: 1, 2, 4 ... */
+	bool regime[REGIMES];
+	struct bench_args args;
+};
+
+/* One parallel clear: what every thread shares. */
+struct job {
+	int strategy;
+	char *folio;
+	unsigned long chunk_pages, nr_chunks, fault, fault_chunk;
+	atomic_long next;
+	atomic_int go, done;
+};
+
+struct worker {
+	pthread_t thread;
+	int cpu;
+	struct job *job;
+};
+
+/* Take and clear shared ranges until none is left (kmod/helpers.c). */
+static void clear_shared(struct job *j)
+{
+	long k;
+
+	while ((k = atomic_fetch_add(&j->next, 1)) < (long)j->nr_chunks - 1) {
+		unsigned long i = clearpage_helped_range(k, j->fault_chunk,
+							 j->nr_chunks);
+		unsigned long first = i * j->chunk_pages;
+		unsigned long n = j->chunk_pages;
+
+		if (first + n > GIGANTIC_PAGES)
+			n = GIGANTIC_PAGES - first;
+		bench_clear_range(j->strategy, j->folio + first * BENCH_PAGE,
+				  n * BENCH_PAGE);
+	}
+	_mm_sfence();
+}
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	while (!atomic_load(&w->job->go))
+		_mm_pause();
+	clear_shared(w->job);
+	atomic_fetch_add(&w->job->done, 1);
+	return NULL;
+}
+
+/* The faulting range's clear, last (clearpage_folio_ranges() order). */
+static void fault_range(void *ctx, int routine, unsigned long first,
+			unsigned long n)
+{
+	struct job *j = ctx;
+	char *base = j->folio + j->fault_chunk * j->chunk_pages * BENCH_PAGE;
+
+	bench_clear_range(routine, base + first * BENCH_PAGE, n * BENCH_PAGE);
+}
+
+/*
+ * Clear @folio with @strategy on @threads threads (the calling thread,
+ * bound to g->cpus[0], and helpers on the next CPUs); ns it took.
+ */
+static double clear_parallel(const struct gigantic *g, int strategy,
+			     char *folio, int threads)
+{
+	struct worker w[MAX_THREADS];
+	struct job j = {
+		.strategy = strategy, .folio = folio,
+		.chunk_pages = g->chunk_pages,
+		.nr_chunks = (GIGANTIC_PAGES + g->chunk_pages - 1) /
+			     g->chunk_pages,
+		.fault = GIGANTIC_PAGES / 2,
+	};
+	unsigned long base;
+	uint64_t t0;
+	int i;
+
+	j.fault_chunk = j.fault / j.chunk_pages;
+	atomic_init(&j.next, 0);
+	atomic_init(&j.go, 0);
+	atomic_init(&j.done, 0);
+	for (i = 1; i < threads; i++) {
+		w[i] = (struct worker){ .cpu = g->cpus[i], .job = &j };
+		if (pthread_create(&w[i].thread, NULL, worker_run, &w[i])) {
+			bench_error("cannot start a thread: %s", strerror(errno));
+			threads = i;
+			break;
+		}
+	}
+	t0 = bench_now_ns();
+	atomic_store(&j.go, 1);
+	clear_shared(&j);
+	while (atomic_load(&j.done) < threads - 1)
+		_mm_pause();
+	base = j.fault_chunk * j.chunk_pages;
+	clearpage_folio_ranges(strategy, j.fault - base,
+			       base + j.chunk_pages > GIGANTIC_PAGES ?
+			       GIGANTIC_PAGES - base : j.chunk_pages,
+			       j.chunk_pages, fault_range, &j);
+	_mm_sfence();
+	t0 = bench_now_ns() - t0;
+	for (i = 1; i < threads; i++)
+		pthread_join(w[i].thread, NULL);
+	return (double)t0;
+}
+
+/* A kernel arm: the series' own clear, one CPU. */
+static double clear_kernel(int arm, char *folio)
+{
+	uint64_t t0 = bench_now_ns();
+
+	bench_clear_folio(arm, folio, GIGANTIC_PAGES, GIGANTIC_PAGES / 2,
+			  GIGANTIC_PAGES);
+	_mm_sfence();
+	return (double)(bench_now_ns() - t0);
+}
+
+/* One arm: a strategy with its thread count, or a kernel arm (threads 1). */
+struct point {
+	int regime, arm, threads;
+	double ns[1000];
+	double median, min, max, speedup;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: clearpage-bench gigantic [--threads LIST] [--strategies LIST|all]\n"
+		"                                [--chunk SIZE] [--regime LIST] [--runs N]\n"
+		"                                [--cpu C] [--node N] [--load CPU] [--out DIR]\n"
+		"A 1 GiB folio cleared as clearpage.ko clears one with the node's gigantic\n"
+		"helpers, by 1, 2, 4 ... threads on the node's CPUs, beside the running\n"
+		"kernel's own clear on one CPU.\n"
+		"  --threads     thread counts (default 1, 2, 4 ... up to the node's CPUs)\n"
+		"  --strategies  user-space routines to time (default all)\n"
+		"  --chunk       the range each thread takes at a time (default 2M, as\n"
+		"                huge_chunk_kb)\n"
+		"  --regime      burst, sustained, loaded, comma separated (default\n"
+		"                burst,sustained; loaded needs --load)\n"
+		"  --runs        timed clears per point, median reported (default 5)\n"
+		"  --cpu         the faulting thread's CPU (default: the node's first)\n"
+		"  --node        memory and CPUs of node N (default 0)\n"
+		"  --load        the loaded regime's bandwidth load on this CPU\n"
+		"  --out         directory for gigantic.{json,csv,svg} (default bench-results)\n");
+}
+
+static int parse_threads(struct gigantic *g)
+{
+	const char *p = g->thread_list;
+	unsigned long v;
+	char item[16];
+
+	g->nr_threads = 0;
+	if (!p) {
+		for (int t = 1; t < g->nr_cpus && g->nr_threads < MAX_THREADS; t *= 2)
+			g->threads[g->nr_threads++] = t;
+		g->threads[g->nr_threads++] = g->nr_cpus;
+		return 0;
+	}
+	while (*p && g->nr_threads < MAX_THREADS) {
+		size_t n = strcspn(p, ",");
+
+		snprintf(item, sizeof(item), "%.*s", (int)(n < 15 ? n : 15), p);
+		if (bench_parse_range(item, "--threads", 1, g->nr_cpus, &v))
+			return -EINVAL;
+		g->threads[g->nr_threads++] = (int)v;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+static int gigantic_option(int opt, const char *arg, void *ctx)
+{
+	struct gigantic *g = ctx;
+	uint64_t size;
+
+	switch (opt) {
+	case 't': g->thread_list = arg; return 0;
+	case 'S': return bench_parse_strategies(arg, &g->mask) ? 2 : 0;
+	case 'c':
+		if (bench_parse_sizes(arg, &size, 1) != 1 || size < BENCH_PAGE ||
+		    size % BENCH_PAGE || size > GIGANTIC / 4) {
+			bench_error("--chunk: '%s' is not a size of whole 4 KiB pages up to 256M", arg);
+			return 2;
+		}
+		g->chunk_pages = size / BENCH_PAGE;
+		return 0;
+	case 'r':
+		memset(g->regime, 0, sizeof(g->regime));
+		for (const char *p = arg; *p;) {
+			size_t n = strcspn(p, ",");
+			int r;
+
+			for (r = 0; r < REGIMES; r++)
+				if (strlen(regime_names[r]) == n &&
+				    !strncmp(p, regime_names[r], n))
+					break;
+			if (r == REGIMES) {
+				bench_error("--regime: '%.*s' is not burst, sustained or loaded", (int)n, p);
+				return 2;
+			}
+			g->regime[r] = true;
+			p += n + (p[n] == ',');
+		}
+		return 0;
+	}
+	return BENCH_GO_ON;
+}
+
+/* The node's CPUs this process may run on, @first first, never @skip. */
+static int node_cpus(int node, int first, int skip, int *cpus)
+{
+	char path[64], list[1024];
+	int all[1024], n, count = 0;
+	cpu_set_t set;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist",
+		 node);
+	f = fopen(path, "r");
+	if (!f || !fgets(list, sizeof(list), f))
+		snprintf(list, sizeof(list), "0-%d", CPU_SETSIZE - 1);
+	if (f)
+		fclose(f);
+	n = pmu_parse_cpulist(list, all, 1024);
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	if (first >= 0 && first != skip && CPU_ISSET(first, &set))
+		cpus[count++] = first;
+	for (int i = 0; i < n && count < MAX_THREADS; i++)
+		if (all[i] != first && all[i] != skip && all[i] < CPU_SETSIZE &&
+		    CPU_ISSET(all[i], &set))
+			cpus[count++] = all[i];
+	return count;
+}
+
+static int gigantic_parse(int argc, char **argv, struct gigantic *g)
+{
+	static const struct option options[] = {
+		{ "threads", required_argument, NULL, 't' },
+		{ "strategies", required_argument, NULL, 'S' },
+		{ "chunk", required_argument, NULL, 'c' },
+		{ "regime", required_argument, NULL, 'r' },
+		BENCH_OPTION_RUNS, BENCH_OPTION_CPU, BENCH_OPTION_NODE,
+		BENCH_OPTION_LOAD, BENCH_OPTION_OUT, BENCH_OPTION_HELP,
+		{}
+	};
+	int err, node;
+
+	*g = (struct gigantic){ .chunk_pages = BENCH_HUGE / BENCH_PAGE,
+				.regime = { true, true, false },
+				.args = BENCH_ARGS(5) };
+	bench_parse_strategies("all", &g->mask);
+	err = bench_parse(argc, argv, options, &g->args, usage,
+			  gigantic_option, g);
+	if (err != BENCH_GO_ON)
+		return err;
+	if (g->args.load_cpu != ~0UL)
+		g->regime[2] = true;
+	else if (g->regime[2]) {
+		bench_error("--regime loaded needs --load CPU (and --cpu, another)");
+		return 2;
+	}
+	node = g->args.node != ~0UL ? (int)g->args.node : 0;
+	g->nr_cpus = node_cpus(node, g->args.cpu != ~0UL ? (int)g->args.cpu : -1,
+			       g->args.load_cpu != ~0UL ? (int)g->args.load_cpu : -1,
+			       g->cpus);
+	if (!g->nr_cpus) {
+		bench_error("--node %d: none of its CPUs is one this process may run on", node);
+		return 2;
+	}
+	return parse_threads(g) ? 2 : BENCH_GO_ON;
+}
+
+/* Every point of @g, in output order. */
+static int plan(const struct gigantic *g, struct point *pts, int max)
+{
+	int n = 0;
+
+	for (int r = 0; r < REGIMES; r++) {
+		if (!g->regime[r])
+			continue;
+		for (int a = 0; a < 2 && n < max; a++)
+			pts[n++] = (struct point){ .regime = r, .threads = 1,
+				.arm = a ? BENCH_ARM_KERNEL_7X : BENCH_ARM_KERNEL_6X };
+		for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+			for (int t = 0; (g->mask & 1U << s) && t < g->nr_threads &&
+					n < max; t++)
+				pts[n++] = (struct point){ .regime = r, .arm = s,
+							   .threads = g->threads[t] };
+	}
+	return n;
+}
+
+/* One run of @pt: burst flushes its folio; the others go through @pool. */
+static double measure(const struct gigantic *g, const struct point *pt,
+		      char *folio, char *pool, unsigned long *turn,
+		      struct bench_load *load)
+{
+	char *f = folio;
+	double ns;
+
+	if (pt->regime == 0) {
+		bench_flush(folio, GIGANTIC);
+	} else {
+		f = pool + (*turn)++ % 2 * GIGANTIC;
+		bench_load_pause(load, pt->regime != 2);
+	}
+	ns = pt->arm >= CLEARPAGE_STRATEGY_COUNT ? clear_kernel(pt->arm, f) :
+		clear_parallel(g, pt->arm, f, pt->threads);
+	bench_load_pause(load, true);
+	return ns;
+}
+
+/*
+ * The helper count of strategy @s in regime @r: its thread counts in
+ * order, stopping where the next adds less than 10%; -1 if unmeasured.
+ */
+static int helpers_for(const struct point *pts, int n, int r, int s,
+		       double *ms)
+{
+	const struct point *best = NULL;
+
+	for (int i = 0; i < n; i++) {
+		if (pts[i].regime != r || pts[i].arm != s)
+			continue;
+		if (best && best->median < ENOUGH * pts[i].median)
+			break;
+		if (!best || pts[i].median < best->median)
+			best = &pts[i];
+	}
+	if (!best)
+		return -1;
+	*ms = best->median / 1e6;
+	return best->threads - 1;
+}
+
+static void report(struct bench_out *out, const struct gigantic *g,
+		   struct point *pts, int n)
+{
+	int kernel = bench_running_kernel_arm() == BENCH_ARM_KERNEL_7X ?
+		     BENCH_ARM_KERNEL_7X : BENCH_ARM_KERNEL_6X;
+	json_object *results = json_object_new_array(), *advice;
+	double base[REGIMES] = { 0 };
+
+	for (int i = 0; i < n; i++) {
+		bench_summary(pts[i].ns, g->args.runs, &pts[i].median,
+			      &pts[i].min, &pts[i].max);
+		if (pts[i].arm == kernel)
+			base[pts[i].regime] = pts[i].median;
+	}
+	json_object_object_add(out->root, "results", results);
+	printf("%-9s %-10s %7s %9s %9s %9s %8s\n", "regime", "arm", "threads",
+	       "ms/GiB", "min", "max", "speedup");
+	for (int i = 0; i < n; i++) {
+		struct point *pt = &pts[i];
+		const char *arm = bench_arm_name(pt->arm, true);
+		json_object *j = json_object_new_object();
+
+		pt->speedup = base[pt->regime] / pt->median;
+		printf("%-9s %-10s %7d %9.2f %9.2f %9.2f %8.2f\n",
+		       regime_names[pt->regime], arm, pt->threads,
+		       pt->median / 1e6, pt->min / 1e6, pt->max / 1e6,
+		       pt->speedup);
+		bench_out_csv(out, "%s,%s,%d,%.3f,%.3f,%.3f,%.4f",
+			      regime_names[pt->regime], arm, pt->threads,
+			      pt->median / 1e6, pt->min / 1e6, pt->max / 1e6,
+			      pt->speedup);
+		json_object_object_add(j, "regime", json_object_new_string(regime_names[pt->regime]));
+		json_object_object_add(j, "arm", json_object_new_string(arm));
+		json_object_object_add(j, "threads", json_object_new_int(pt->threads));
+		json_object_object_add(j, "ms_median", json_object_new_double(pt->median / 1e6));
+		json_object_object_add(j, "ms_min", json_object_new_double(pt->min / 1e6));
+		json_object_object_add(j, "ms_max", json_object_new_double(pt->max / 1e6));
+		json_object_object_add(j, "speedup_over_running_kernel",
+				       json_object_new_double(pt->speedup));
+		json_object_array_add(results, j);
+	}
+	advice = json_object_new_array();
+	json_object_object_add(out->root, "helpers", advice);
+	printf("\nthe running kernel's own clear: %s, one CPU\n",
+	       bench_arm_name(kernel, true));
+	for (int r = 0; r < REGIMES; r++) {
+		const struct point *best = NULL;
+		int best_s = -1, helpers = -1;
+		double ms = 0, chosen = INFINITY, h_ms;
+		json_object *a;
+
+		for (int i = 0; i < n; i++)
+			if (pts[i].regime == r && pts[i].arm < CLEARPAGE_STRATEGY_COUNT &&
+			    (!best || pts[i].median < best->median))
+				best = &pts[i];
+		for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+			int h = helpers_for(pts, n, r, s, &h_ms);
+
+			if (h >= 0 && h_ms < chosen) {
+				chosen = h_ms;
+				helpers = h;
+				best_s = s;
+			}
+		}
+		if (!best || best_s < 0)
+			continue;
+		ms = best->median / 1e6;
+		printf("%s: best %s on %d threads, %.2f ms (%.2fx the kernel's); GiganticHelpers=%d with %s: %.2f ms (%.2fx, within %.0f%% of the best)\n",
+		       regime_names[r], policy_strategy_name(best->arm),
+		       best->threads, ms, best->speedup, helpers,
+		       policy_strategy_name(best_s), chosen,
+		       base[r] / (chosen * 1e6), (chosen / ms - 1) * 100);
+		a = json_object_new_object();
+		json_object_object_add(a, "regime", json_object_new_string(regime_names[r]));
+		json_object_object_add(a, "strategy", json_object_new_string(policy_strategy_name(best_s)));
+		json_object_object_add(a, "gigantic_helpers", json_object_new_int(helpers));
+		json_object_object_add(a, "ms", json_object_new_double(chosen));
+		json_object_object_add(a, "best_strategy", json_object_new_string(policy_strategy_name(best->arm)));
+		json_object_object_add(a, "best_threads", json_object_new_int(best->threads));
+		json_object_object_add(a, "best_ms", json_object_new_double(ms));
+		json_object_array_add(advice, a);
+	}
+}
+
+static const char plot[] =
+	"set title 'clearpage-bench gigantic: a 1 GiB clear over the running kernel'\n"
+	"set ylabel 'speed-up over the running kernel (median)'\n"
+	"set grid ytics\nset style fill solid 0.6\nset boxwidth 0.8\nset key off\n"
+	"set xtics rotate by 90 right font ',7'\nset bmargin 10\n"
+	"plot csv every ::1 using 0:7:xtic(stringcolumn(1).' '.stringcolumn(2).' '."
+	"stringcolumn(3)) with boxes, 1 with lines lc 'black'\n";
+
+int bench_gigantic(int argc, char **argv)
+{
+	static struct point pts[3 * (2 + CLEARPAGE_STRATEGY_COUNT * MAX_THREADS)];
+	struct bench_load *load = NULL;
+	struct gigantic g;
+	struct bench_out out;
+	char *folio = NULL, *pool = NULL;
+	unsigned long turn = 0;
+	int n, err = 1, node;
+
+	err = gigantic_parse(argc, argv, &g);
+	if (err != BENCH_GO_ON)
+		return err;
+	err = 1;
+	node = g.args.node != ~0UL ? (int)g.args.node : 0;
+	if (bench_bind_cpu(g.cpus[0]))
+		return 1;
+	n = plan(&g, pts, (int)(sizeof(pts) / sizeof(pts[0])));
+	folio = bench_map(GIGANTIC, node, true, true);
+	if (g.regime[1] || g.regime[2])
+		pool = bench_map(2 * GIGANTIC, node, true, true);
+	if (!folio || ((g.regime[1] || g.regime[2]) && !pool))
+		goto out;
+	if (g.regime[2]) {
+		load = bench_load_start((int)g.args.load_cpu, GIGANTIC);
+		if (!load)
+			goto out;
+		bench_load_pause(load, true);
+	}
+	if (bench_out_open(&out, g.args.out, "gigantic", argc, argv,
+			   "regime,arm,threads,ms_median,ms_min,ms_max,speedup"))
+		goto out;
+	for (unsigned long r = 0; r < g.args.runs; r++) {
+		bench_progress("gigantic: run %lu of %lu", r + 1, g.args.runs);
+		for (int i = 0; i < n; i++)
+			pts[i].ns[r] = measure(&g, &pts[i], folio, pool, &turn,
+					       load);
+	}
+	bench_progress_done();
+	if (load) {
+		double rate = bench_load_stop(load);
+
+		load = NULL;
+		printf("the loaded regime: a load on CPU %lu wrote and read %.1f GB/s while it ran\n",
+		       g.args.load_cpu, rate / 1e9);
+		json_object_object_add(out.root, "load_bytes_per_second",
+				       json_object_new_double(rate));
+	}
+	printf("a 1 GiB folio, %lu KiB ranges, threads on CPUs", g.chunk_pages * 4);
+	for (int i = 0; i < g.nr_cpus; i++)
+		printf("%s%d", i ? "," : " ", g.cpus[i]);
+	printf(" (the first faults)\n");
+	report(&out, &g, pts, n);
+	fflush(stdout);
+	bench_out_plot(&out, plot);
+	err = bench_out_close(&out) ? 1 : 0;
+out:
+	bench_load_stop(load);
+	bench_unmap(pool, 2 * GIGANTIC);
+	bench_unmap(folio, GIGANTIC);
+	return err;
+}
