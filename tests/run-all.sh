@@ -87,6 +87,10 @@ for kernel in $kernels; do
 	vm "$kernel" ranges "$module" "init_on_alloc=0 hugepagesz=2M hugepages=32" \
 		--node-mb 3072
 	vm "$kernel" initonalloc "$module" "hugepages=32" --module-test "$module_test"
+	# 1 GiB pages cleared with helpers: node 1 has two CPUs and the page.
+	vm "$kernel" gigantic "$module" \
+		"init_on_alloc=0 hugepagesz=1G hugepages=1:1 hugepagesz=2M hugepages=32" \
+		--cpus 3 --node-mb 3072 --module-test "$module_test"
 	# The live baseline: without ERMS rep_stosb is really slower than
 	# the kernel's routine, and clearpaged must say so and undo it.
 	vm "$kernel" baseline "$module" "init_on_alloc=0" --cpu max,erms=off

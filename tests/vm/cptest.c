@@ -18,7 +18,8 @@
  *       --fault-at first|middle|last|random: each huge page is first
  *       faulted by a write of zero at that subpage (default: the first, as
  *       MADV_POPULATE_WRITE does), so the kernel clears it with that
- *       faulting address. --gigantic: hugetlb pages of 1 GiB.
+ *       faulting address. --gigantic: pages of 1 GiB (hugetlb, or
+ *       hugetlbfs in /dev/hugepages-1G).
  *       SIGTERM ends the run after the current round.
  *       Prints "pages=<base pages checked> nonzero=<bytes not zero>"; exits 0
  *       only when every byte was zero, 1 on a non-zero byte, 2 on a setup
@@ -116,14 +117,18 @@ static int bind_to_node(int node)
 	return 0;
 }
 
-/* A hugetlbfs file's pages, allocated (and cleared) by fallocate(2). */
-static void *map_hugetlbfs(unsigned long bytes)
+/*
+ * A hugetlbfs file's pages, allocated (and cleared) by fallocate(2): 2 MiB
+ * pages, or 1 GiB ones (@gigantic).
+ */
+static void *map_hugetlbfs(unsigned long bytes, int gigantic)
 {
 	char path[64];
 	void *p;
 	int fd;
 
-	snprintf(path, sizeof(path), "/dev/hugepages/cptest-%d", getpid());
+	snprintf(path, sizeof(path), "/dev/hugepages%s/cptest-%d",
+		 gigantic ? "-1G" : "", getpid());
 	fd = open(path, O_CREAT | O_RDWR | O_EXCL, 0600);
 	if (fd < 0)
 		return NULL;
@@ -144,7 +149,7 @@ static void *map_kind(enum kind kind, unsigned long bytes, int gigantic)
 	char *raw, *aligned;
 
 	if (kind == KIND_HUGETLBFS)
-		return map_hugetlbfs(bytes);
+		return map_hugetlbfs(bytes, gigantic);
 	if (kind == KIND_HUGETLB) {
 		raw = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 			   flags | MAP_HUGETLB | (gigantic ? MAP_HUGE_1GB : 0),
@@ -433,8 +438,9 @@ static int cmd_fault(int argc, char **argv)
 		fprintf(stderr, "cptest: --mb must be a positive even number\n");
 		return 2;
 	}
-	if (o.gigantic && (o.kind != KIND_HUGETLB || o.bytes % GIGANTIC_SIZE)) {
-		fprintf(stderr, "cptest: --gigantic needs --kind hugetlb and a multiple of 1024 MiB\n");
+	if (o.gigantic && ((o.kind != KIND_HUGETLB && o.kind != KIND_HUGETLBFS) ||
+			   o.bytes % GIGANTIC_SIZE)) {
+		fprintf(stderr, "cptest: --gigantic needs --kind hugetlb or hugetlbfs and a multiple of 1024 MiB\n");
 		return 2;
 	}
 	if (bind_to_node(o.node))

@@ -9,10 +9,15 @@
 #                      [--module-test KO] [--ko KO]... [--bin PROGRAM]...
 #                      [--append "ARGS"]
 #                      [--log FILE] [--timeout SECONDS] [--node-mb MIB]
-#                      [--cpu MODEL]
+#                      [--cpu MODEL] [--cpus N]
 #
 # --node-mb sizes each of the two NUMA nodes (default 512; 1536 leaves room
 # for a 1 GiB huge page on each).
+#
+# --cpus gives the guest N CPUs (default 2): node 0 has the first, node 1
+# the others (the suite "gigantic" needs a node with several; node 1's
+# memory lies above 4 GiB, clear of the kernel and the initrd, so it has
+# free gigabytes for 1 GiB pages).
 #
 # --cpu sets QEMU's CPU model (default max; "max,erms=off" hides ERMS, so
 # the guest kernel clears with rep stosq or movq and rep_stosb is slow).
@@ -40,6 +45,7 @@ kos=()
 timeout=1200
 node_mb=512
 cpu=max
+cpus=2
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -55,9 +61,15 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--node-mb) node_mb=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
+	--cpus) cpus=$2; shift 2 ;;
 	*) echo "run-vm.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
+case "$cpus" in
+''|*[!0-9]*|0|1) echo "run-vm.sh: --cpus takes a number of 2 or more" >&2; exit 2 ;;
+esac
+node1_cpus=1
+[ "$cpus" -eq 2 ] || node1_cpus=1-$((cpus - 1))
 for need in kernel suite module cptest; do
 	if [ -z "${!need}" ]; then
 		echo "run-vm.sh: --$need is required" >&2
@@ -103,11 +115,11 @@ accel="-accel tcg,thread=${CLEARPAGE_VM_TCG_THREAD:-single}"
 
 set +e
 timeout --foreground -k 10 "$timeout" "$qemu" $accel -cpu "$cpu" -m $((2 * node_mb))M \
-	-smp 2,sockets=2,cores=1,threads=1 \
+	-smp $cpus,sockets=$cpus,cores=1,threads=1 \
 	-object memory-backend-ram,id=m0,size=${node_mb}M \
 	-numa node,nodeid=0,cpus=0,memdev=m0 \
 	-object memory-backend-ram,id=m1,size=${node_mb}M \
-	-numa node,nodeid=1,cpus=1,memdev=m1 \
+	-numa node,nodeid=1,cpus=$node1_cpus,memdev=m1 \
 	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
 	-append "console=ttyS0 panic=-1 panic_on_warn=1 oops=panic loglevel=5 cpvm_suite=$suite $append" \
 	-nographic -no-reboot -monitor none -serial stdio </dev/null >"$log" 2>&1
