@@ -124,11 +124,12 @@ static void apply_config_helpers(struct manager *m, int node)
 		return;
 	err = cp_set_helpers(m->client, node, helpers);
 	if (err)
-		log_line(LOG_WARNING, "[Node.%d] GiganticHelpers=%d from the configuration: %s %s",
+		log_line(LOG_WARNING, "[Node.%d] GiganticHelpers=%d from the configuration: %s%s%s",
 			 node, helpers, strerror(-err),
+			 *cp_client_error(m->client) ? ": " : "",
 			 cp_client_error(m->client));
 	else
-		log_line(LOG_INFO, "node %d: %d CPUs help clear each 1 GiB page (GiganticHelpers= in the configuration)",
+		log_line(LOG_INFO, "node %d: gigantic helpers %d, from GiganticHelpers= in the configuration",
 			 node, helpers);
 }
 

@@ -157,4 +157,26 @@ fault "$s THP, helpers set" --kind thp --node 1 --mb 16 --dirty --fault-at rando
 set -- $(counts)
 check "2 MiB folios: no helped clear" test $(($1 - f0)) -eq 0
 
+# 7. clearpaged sets GiganticHelpers= of each [Node.N] at start and at a
+# reload; a count the node cannot take is logged with the module's limit.
+DLOG=/tmp/clearpaged.log
+WAIT_LOG_SECONDS=20
+mkdir -p /etc/clearpaged.conf.d
+printf '[Daemon]\nInterval=0.5\n[Policy]\nTrialCandidates=0\n[Node.1]\nGiganticHelpers=0\n[Node.0]\nGiganticHelpers=1\n' > /etc/clearpaged.conf
+clearpaged > $DLOG 2>&1 &
+daemon=$!
+check "clearpaged: GiganticHelpers=0 applied to node 1" \
+	wait_log "node 1: gigantic helpers 0, from GiganticHelpers="
+check "clearpaged: node 1's gigantic_helpers is 0" test "$(cat $HELP)" = 0
+check "clearpaged: node 0 refuses GiganticHelpers=1, logged with the limit" \
+	wait_log "\\[Node.0\\] GiganticHelpers=1 from the configuration: Invalid argument: at most the node's online CPUs less one"
+printf '[Daemon]\nInterval=0.5\n[Policy]\nTrialCandidates=0\n[Node.1]\nGiganticHelpers=1\n' > /etc/clearpaged.conf
+kill -HUP $daemon
+check "clearpaged: a reload applies GiganticHelpers=1 to node 1" \
+	wait_log "node 1: gigantic helpers 1, from GiganticHelpers="
+check "clearpaged: node 1's gigantic_helpers is 1" test "$(cat $HELP)" = 1
+kill -TERM $daemon
+wait $daemon
+info "daemon log: $(grep -i 'gigantic' $DLOG | tr '\n' '|')"
+
 check "clearpagectl unload at the end" clearpagectl unload
