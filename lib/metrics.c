@@ -153,6 +153,47 @@ static void per_strategy(FILE *out, const struct metrics_node *nodes,
 			}
 }
 
+static double helpers_of(const struct cp_node_info *n)
+{
+	return n->helpers;
+}
+
+static double helped_folios_of(const struct cp_node_info *n)
+{
+	return (double)n->helped_folios;
+}
+
+static double helper_pages_of(const struct cp_node_info *n)
+{
+	return (double)n->helper_pages;
+}
+
+static double helpers_not_started_of(const struct cp_node_info *n)
+{
+	return (double)n->helpers_not_started;
+}
+
+/* A family with one value per node, of nodes whose module has helpers. */
+static void per_node_helpers(FILE *out, const struct metrics_node *nodes,
+			     int count, const char *name, const char *type,
+			     const char *help,
+			     double (*value_of)(const struct cp_node_info *n))
+{
+	int i;
+
+	for (i = 0; i < count && !nodes[i].info->has_helpers; i++)
+		;
+	if (i == count)
+		return;
+	family(out, name, type, help);
+	for (i = 0; i < count; i++) {
+		if (!nodes[i].info->has_helpers)
+			continue;
+		fprintf(out, "%s{node=\"%u\"} ", name, nodes[i].info->node);
+		value(out, value_of(nodes[i].info));
+	}
+}
+
 void metrics_format(FILE *out, const struct metrics_daemon *d,
 		    const struct metrics_node *nodes, int count)
 {
@@ -237,6 +278,18 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 	per_backend(out, nodes, count, "clearpage_saved_uncertainty_seconds", "gauge",
 		    "One standard deviation of clearpage_saved_seconds (NaN: unknown).",
 		    saved_uncertainty_of);
+	per_node_helpers(out, nodes, count, "clearpage_gigantic_helpers", "gauge",
+			 "How many of the node's other CPUs help clear each 1 GiB page (gigantic_helpers).",
+			 helpers_of);
+	per_node_helpers(out, nodes, count, "clearpage_gigantic_helped_folios_total", "counter",
+			 "1 GiB folios cleared with helpers on the node.",
+			 helped_folios_of);
+	per_node_helpers(out, nodes, count, "clearpage_gigantic_helper_pages_total", "counter",
+			 "Base pages of those folios the helpers cleared (the faulting task cleared the rest).",
+			 helper_pages_of);
+	per_node_helpers(out, nodes, count, "clearpage_gigantic_helpers_not_started_total", "counter",
+			 "Helpers that had not started when every range was taken: cancelled, not waited for (their CPU was busy).",
+			 helpers_not_started_of);
 }
 
 struct metrics_args {

@@ -48,6 +48,9 @@ int main(int argc, char **argv)
 {
 	struct cp_node_info info[2] = {
 		{ .node = 0, .nr_strategies = 2,
+		  .has_helpers = true, .helpers = 3, .helped_folios = 4,
+		  .helper_pages = 700000, .helpers_started = 10,
+		  .helpers_not_started = 2,
 		  .backend = {
 			[CLEARPAGE_BACKEND_4K] = {
 				.strategy = CLEARPAGE_STRATEGY_MOVNTI,
@@ -121,6 +124,13 @@ int main(int argc, char **argv)
 	      strstr(text, "clearpaged_pins_seen_total{node=\"1\",backend=\"huge\"} 2\n") &&
 	      strstr(text, "clearpage_reference_pages_total{node=\"0\",backend=\"4k\"} 77\n"),
 	      "switches, reverts, pins seen, reference pages per backend");
+	CHECK(strstr(text, "# TYPE clearpage_gigantic_helpers gauge\n") &&
+	      strstr(text, "clearpage_gigantic_helpers{node=\"0\"} 3\n") &&
+	      strstr(text, "clearpage_gigantic_helped_folios_total{node=\"0\"} 4\n") &&
+	      strstr(text, "clearpage_gigantic_helper_pages_total{node=\"0\"} 700000\n") &&
+	      strstr(text, "clearpage_gigantic_helpers_not_started_total{node=\"0\"} 2\n") &&
+	      !strstr(text, "clearpage_gigantic_helpers{node=\"1\"}"),
+	      "gigantic helpers per node, only where the module has them");
 	CHECK(strstr(text, "clearpaged_module_attached 1\n") != NULL,
 	      "module attached");
 	CHECK(strstr(text, "clearpaged_up 1\n") &&
