@@ -68,6 +68,17 @@ static void test_requests(void)
 	      "set_pinned carries node, backend and pinned");
 	nlmsg_free(msg);
 
+	msg = cp_msg_set_helpers(FAMILY, 2, 5);
+	nlh = nlmsg_hdr(msg);
+	CHECK(genlmsg_hdr(nlh)->cmd == CLEARPAGE_CMD_SET_HELPERS &&
+	      genlmsg_parse(nlh, 0, tb, CLEARPAGE_A_MAX, NULL) == 0 &&
+	      nla_get_u32(tb[CLEARPAGE_A_NODE]) == 2 &&
+	      tb[CLEARPAGE_A_HELPERS] && nla_len(tb[CLEARPAGE_A_HELPERS]) == 4 &&
+	      nla_get_u32(tb[CLEARPAGE_A_HELPERS]) == 5 &&
+	      !tb[CLEARPAGE_A_BACKEND],
+	      "set_helpers carries node and helpers u32, no backend");
+	nlmsg_free(msg);
+
 	msg = cp_msg_new(FAMILY, CLEARPAGE_CMD_GET_NODE, NLM_F_DUMP);
 	nlh = nlmsg_hdr(msg);
 	CHECK(genlmsg_hdr(nlh)->cmd == CLEARPAGE_CMD_GET_NODE &&
@@ -94,6 +105,11 @@ static struct nl_msg *node_reply(bool node_as_u8, bool with_node,
 			nla_put_u32(msg, CLEARPAGE_A_NODE, 3);
 	}
 	nla_put_u64(msg, CLEARPAGE_A_PAGES_HUGE_PREZEROED, 512);
+	nla_put_u32(msg, CLEARPAGE_A_HELPERS, 3);
+	nla_put_u64(msg, CLEARPAGE_A_HELPED_FOLIOS, 7);
+	nla_put_u64(msg, CLEARPAGE_A_HELPER_PAGES, 1000000);
+	nla_put_u64(msg, CLEARPAGE_A_HELPERS_STARTED, 20);
+	nla_put_u64(msg, CLEARPAGE_A_HELPERS_NOT_STARTED, 1);
 	list = nla_nest_start(msg, CLEARPAGE_A_BACKENDS);
 	entry = nla_nest_start(msg, CLEARPAGE_A_ENTRY);
 	nla_put_u8(msg, CLEARPAGE_B_BACKEND, CLEARPAGE_BACKEND_4K);
@@ -149,6 +165,10 @@ static void test_node_parse(void)
 	CHECK(cp_parse_node(nlmsg_hdr(msg), &info) == 0, "node reply parses");
 	CHECK(info.node == 3 && info.pages_huge_prezeroed == 512,
 	      "node fields");
+	CHECK(info.has_helpers && info.helpers == 3 && info.helped_folios == 7 &&
+	      info.helper_pages == 1000000 && info.helpers_started == 20 &&
+	      info.helpers_not_started == 1,
+	      "gigantic helpers: the count and what they did");
 	CHECK(info.backend[k4].strategy == CLEARPAGE_STRATEGY_MOVQ &&
 	      info.backend[k4].pinned &&
 	      info.backend[k4].source == CLEARPAGE_SOURCE_ADMIN &&
