@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: clearpage-bench advise [--runs N] [--cpu N] [--node N] [--pool SIZE]\n"
-		"                              [--load CPU] [--write] [--root DIR] [--out DIR]\n\n"
+		"                              [--load CPU] [--no-gigantic] [--write] [--root DIR]\n"
+		"                              [--out DIR]\n\n"
 		"Measure this CPU with the fault-like patterns of 'strategies' and print the\n"
 		"CPU allowlist line and the policy settings for clearpaged, with the figures\n"
 		"behind each choice. --write installs them as drop-ins (needs root):\n"
@@ -68,6 +70,9 @@ static void usage(FILE *f)
 		"Cold patterns are measured in the burst and the sustained memory regime, and\n"
 		"with --load CPU (another than --cpu) also loaded; a strategy that wins in any\n"
 		"regime is allowed (clearpaged's trials then choose live).\n"
+		"Then, unless --no-gigantic, a 1 GiB page with the huge backend's pick on 1, 2,\n"
+		"4 ... of the node's CPUs (3 GiB of memory on --node, default 0): [Node.N]\n"
+		"GiganticHelpers=, stopping where one more step adds less than 10%%.\n"
 		"Benchmark on a quiet machine, pinned with --cpu.\n");
 }
 
@@ -203,9 +208,15 @@ struct advise {
 	struct verdict v[CLEARPAGE_STRATEGY_COUNT];
 	unsigned int allowed;		/* the allowlist line's */
 	int hot;			/* HotStrategy= */
+	int huge_pick;			/* ColdStrategy=auto's huge pick, or -1 */
+	bool no_gigantic;		/* --no-gigantic */
+	int node;			/* the node measured (--node, else 0) */
+	struct gigantic_advice giga;	/* helpers < 0: not measured */
+	cpu_set_t cpus;			/* where it may run, before --cpu */
 	bool nt_yes;			/* NonTemporal=yes, else auto */
 	char why[2048];			/* the comment behind the settings */
 	char line[256];			/* the allowlist line */
+	char giga_text[512];		/* its [Node.N] section, or "" */
 };
 
 /* One of advise's own options (bench_parse()). */
@@ -217,6 +228,7 @@ static int advise_option(int opt, const char *arg, void *ctx)
 	case 'P': ad->pool = arg; return 0;
 	case 'w': ad->write = true; return 0;
 	case 'R': ad->root = arg; return 0;
+	case 'G': ad->no_gigantic = true; return 0;
 	}
 	return BENCH_GO_ON;
 }
@@ -228,6 +240,7 @@ static int advise_parse(int argc, char **argv, struct advise *ad)
 		{ "pool", required_argument, NULL, 'P' },
 		{ "write", no_argument, NULL, 'w' },
 		{ "root", required_argument, NULL, 'R' },
+		{ "no-gigantic", no_argument, NULL, 'G' },
 		BENCH_OPTION_RUNS, BENCH_OPTION_CPU, BENCH_OPTION_NODE,
 		BENCH_OPTION_LOAD, BENCH_OPTION_OUT, BENCH_OPTION_HELP,
 		{}
@@ -238,6 +251,7 @@ static int advise_parse(int argc, char **argv, struct advise *ad)
 	if (err != BENCH_GO_ON)
 		return err;
 	ad->po.load_cpu = ad->args.load_cpu == ~0UL ? -1 : (int)ad->args.load_cpu;
+	ad->node = ad->args.node == ~0UL ? 0 : (int)ad->args.node;
 	if (ad->pool && (bench_parse_sizes(ad->pool, &ad->po.pool_bytes, 1) != 1 ||
 			 ad->po.pool_bytes < 16 * BENCH_PAGE)) {
 		bench_error("--pool: '%s' is not a size of at least 64K, a multiple of 4K",
@@ -262,6 +276,10 @@ static int advise_measure(int argc, char **argv, struct advise *ad)
 	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
 		if (bench_strategy_usable(s))
 			ad->mask |= 1U << s;
+	if (sched_getaffinity(0, sizeof(ad->cpus), &ad->cpus)) {
+		bench_error("cannot read this process's CPUs: %m");
+		return 1;
+	}
 	if (ad->args.cpu != ~0UL && bench_bind_cpu((int)ad->args.cpu))
 		return 1;
 	ad->po.mask = ad->mask;
@@ -394,6 +412,7 @@ static int advise_settings(struct advise *ad)
 			 pick[0] >= 0 ? v[pick[0]].cold4k : 1.0,
 			 pick[1] >= 0 ? policy_strategy_name(pick[1]) : "kernel",
 			 pick[1] >= 0 ? v[pick[1]].cold2m : 1.0);
+	ad->huge_pick = pick[1];
 	snprintf(ad->why + used, sizeof(ad->why) - used,
 		 "# NonTemporal=%s: %s.\n", ad->nt_yes ? "yes" : "auto",
 		 !nt_any ? "no backend's best cold strategy is non-temporal" :
@@ -413,6 +432,43 @@ static int advise_settings(struct advise *ad)
 	return 0;
 }
 
+/*
+ * [Node.N] GiganticHelpers= for the measured node: a 1 GiB page cleared
+ * with the huge backend's pick on 1, 2, 4 ... of its CPUs. Nothing when
+ * the huge backend keeps the kernel's clear, with --no-gigantic, or when
+ * the memory is not there (said on stderr).
+ */
+static void advise_gigantic(struct advise *ad)
+{
+	struct gigantic_advice *g = &ad->giga;
+
+	g->helpers = -1;
+	if (ad->no_gigantic || ad->huge_pick < 0)
+		return;
+	/* The node's other CPUs again: the patterns ran on --cpu alone. */
+	sched_setaffinity(0, sizeof(ad->cpus), &ad->cpus);
+	if (bench_gigantic_helpers(ad->node, ad->args.cpu == ~0UL ? -1 :
+				   (int)ad->args.cpu, ad->huge_pick,
+				   ad->args.runs, g)) {
+		bench_error("no 1 GiB measurement on node %d: GiganticHelpers= left out", ad->node);
+		return;
+	}
+	if (!g->helpers)
+		snprintf(ad->giga_text, sizeof(ad->giga_text),
+			 "# GiganticHelpers=0: a cold 1 GiB page with %s took %.1f ms (burst) and %.1f ms (sustained) on one CPU; more of the node's %d CPUs did not take 10%% off.\n"
+			 "[Node.%d]\nGiganticHelpers=0\n",
+			 policy_strategy_name(ad->huge_pick), g->alone_ms[0],
+			 g->alone_ms[1], g->cpus, ad->node);
+	else
+		snprintf(ad->giga_text, sizeof(ad->giga_text),
+			 "# GiganticHelpers=%d: a cold 1 GiB page with %s took %.1f ms (burst) and %.1f ms (sustained) on one CPU, %.1f and %.1f ms on %d of the node's %d; one more step added less than 10%%.\n"
+			 "[Node.%d]\nGiganticHelpers=%d\n",
+			 g->helpers, policy_strategy_name(ad->huge_pick),
+			 g->alone_ms[0], g->alone_ms[1], g->helped_ms[0],
+			 g->helped_ms[1], g->helpers + 1, g->cpus, ad->node,
+			 g->helpers);
+}
+
 /* --write: both drop-ins under --root, both or neither; 0 or the exit status. */
 static int advise_write(const struct advise *ad)
 {
@@ -428,9 +484,10 @@ static int advise_write(const struct advise *ad)
 		 ad->root);
 	snprintf(text2, sizeof(text2),
 		 "# Measured by clearpage-bench advise on %s for %s family 0x%x model 0x%x.\n"
-		 "%s[Policy]\nHotStrategy=%s\nColdStrategy=auto\nNonTemporal=%s\n",
+		 "%s[Policy]\nHotStrategy=%s\nColdStrategy=auto\nNonTemporal=%s\n%s",
 		 date, ad->vendor, ad->family, ad->model, ad->why,
-		 policy_strategy_name(ad->hot), ad->nt_yes ? "yes" : "auto");
+		 policy_strategy_name(ad->hot), ad->nt_yes ? "yes" : "auto",
+		 ad->giga_text);
 	snprintf(path2, sizeof(path2), "%s/etc/clearpaged.conf.d/50-advise.conf",
 		 ad->root);
 	if (write_dropins((const char *[2]){ path, path2 },
@@ -466,8 +523,11 @@ int bench_advise(int argc, char **argv)
 	err = advise_settings(&ad);
 	if (err)
 		return err;
+	advise_gigantic(&ad);
 	printf("CPU allowlist line (clearpaged may choose these here):\n%s\n\n", ad.line);
 	printf("Policy settings ([Policy] in clearpaged.conf):\nHotStrategy=%s\nColdStrategy=auto\nNonTemporal=%s\n\n%s",
 	       policy_strategy_name(ad.hot), ad.nt_yes ? "yes" : "auto", ad.why);
+	if (*ad.giga_text)
+		printf("\n1 GiB pages of node %d:\n%s", ad.node, ad.giga_text);
 	return ad.write ? advise_write(&ad) : 0;
 }

@@ -32,6 +32,23 @@ int bench_ab(int argc, char **argv);
 int bench_advise(int argc, char **argv);
 int bench_gigantic(int argc, char **argv);
 
+/*
+ * The helper count for a node's 1 GiB pages with @strategy, measured as
+ * "gigantic" does (burst and sustained, 1, 2, 4 ... of @node's CPUs, the
+ * first @cpu or the node's first): of the two regimes' counts (each where
+ * one more step adds less than 10%), the one whose worse regime is closest
+ * to that regime's fastest.
+ */
+struct gigantic_advice {
+	int helpers;			/* GiganticHelpers= */
+	int cpus;			/* the node's CPUs it could use */
+	double worst;			/* its worse regime / that one's fastest */
+	double alone_ms[2];		/* burst, sustained: one CPU */
+	double helped_ms[2];		/* the same with the helpers */
+};
+int bench_gigantic_helpers(int node, int cpu, int strategy,
+			   unsigned long runs, struct gigantic_advice *a);
+
 /* One line on stderr, "clearpage-bench: ...". */
 void bench_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Progress on stderr, overwritten in place on a terminal. */

@@ -474,6 +474,93 @@ static void report(struct bench_out *out, const struct gigantic *g,
 	}
 }
 
+/*
+ * The median of @strategy on @threads in regime @r; @threads 0: the
+ * fastest thread count's. 0 when not measured.
+ */
+static double median_of(const struct point *pts, int n, int r, int strategy,
+			int threads)
+{
+	double best = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (pts[i].regime != r || pts[i].arm != strategy)
+			continue;
+		if (threads && pts[i].threads == threads)
+			return pts[i].median;
+		if (!threads && (!best || pts[i].median < best))
+			best = pts[i].median;
+	}
+	return best;
+}
+
+int bench_gigantic_helpers(int node, int cpu, int strategy,
+			   unsigned long runs, struct gigantic_advice *a)
+{
+	static struct point pts[2 * (2 + MAX_THREADS)];
+	struct gigantic g = { .chunk_pages = BENCH_HUGE / BENCH_PAGE,
+			      .mask = 1U << strategy,
+			      .regime = { true, true, false },
+			      .args = BENCH_ARGS(runs) };
+	char *folio = NULL, *pool = NULL;
+	unsigned long turn = 0;
+	int n, err = -1;
+
+	memset(a, 0, sizeof(*a));
+	a->helpers = -1;
+	g.nr_cpus = node_cpus(node, cpu, -1, g.cpus);
+	if (!g.nr_cpus || parse_threads(&g) || bench_bind_cpu(g.cpus[0]))
+		return -1;
+	n = plan(&g, pts, (int)(sizeof(pts) / sizeof(pts[0])));
+	folio = bench_map(GIGANTIC, node, true, true);
+	pool = bench_map(2 * GIGANTIC, node, true, true);
+	if (!folio || !pool)
+		goto out;
+	for (unsigned long r = 0; r < runs; r++) {
+		bench_progress("advise: a 1 GiB page on 1 to %d CPUs, run %lu of %lu",
+			       g.nr_cpus, r + 1, runs);
+		for (int i = 0; i < n; i++)
+			pts[i].ns[r] = measure(&g, &pts[i], folio, pool, &turn,
+					       NULL);
+	}
+	bench_progress_done();
+	for (int i = 0; i < n; i++)
+		bench_summary(pts[i].ns, runs, &pts[i].median, &pts[i].min,
+			      &pts[i].max);
+	/*
+	 * Each regime's count; of those, the one whose worse regime is
+	 * closest to that regime's fastest (a count that helps one regime
+	 * must not cost the other).
+	 */
+	for (int r = 0; r < 2; r++) {
+		double ms, worst = 0;
+		int h = helpers_for(pts, n, r, strategy, &ms);
+
+		for (int q = 0; h >= 0 && q < 2; q++) {
+			double t = median_of(pts, n, q, strategy, h + 1),
+			       best = median_of(pts, n, q, strategy, 0);
+
+			if (t / best > worst)
+				worst = t / best;
+		}
+		if (h >= 0 && (a->helpers < 0 || worst < a->worst)) {
+			a->helpers = h;
+			a->worst = worst;
+		}
+	}
+	for (int r = 0; a->helpers >= 0 && r < 2; r++) {
+		a->alone_ms[r] = median_of(pts, n, r, strategy, 1) / 1e6;
+		a->helped_ms[r] = median_of(pts, n, r, strategy,
+					    a->helpers + 1) / 1e6;
+	}
+	a->cpus = g.nr_cpus;
+	err = a->helpers >= 0 ? 0 : -1;
+out:
+	bench_unmap(pool, 2 * GIGANTIC);
+	bench_unmap(folio, GIGANTIC);
+	return err;
+}
+
 static const char plot[] =
 	"set title 'clearpage-bench gigantic: a 1 GiB clear over the running kernel'\n"
 	"set ylabel 'speed-up over the running kernel (median)'\n"

@@ -130,6 +130,11 @@ check "advise runs and writes its drop-ins" \
 check "advise.json: the fault-like patterns with ratios" \
 	json "$out/adv/advise.json" "len(d['results']) > 0 and all(r['ratio_to_kernel'] > 0 for r in d['results'])"
 if [ -f "$out/root/etc/clearpaged/cpu-allowlist.d/50-advise.conf" ]; then
+	check "advise: the measured node's GiganticHelpers= in the policy drop-in" \
+		sh -c "grep -A1 -x '\[Node.0\]' '$out/root/etc/clearpaged.conf.d/50-advise.conf' | grep -qx 'GiganticHelpers=[0-9]*'"
+	check "advise --no-gigantic: no [Node.N] section" \
+		sh -c "'$bench' advise --runs 1 --pool 8M --no-gigantic --write --root '$out/rng' --out '$out/advng' >/dev/null 2>&1 &&
+		       ! grep -q 'Node' '$out/rng/etc/clearpaged.conf.d/50-advise.conf'"
 	check "advise: the allowlist line names this CPU" \
 		grep -qE "^$(sed -n 's/^vendor_id[^:]*: //p' /proc/cpuinfo | head -n 1) +0x" \
 		"$out/root/etc/clearpaged/cpu-allowlist.d/50-advise.conf"
