@@ -367,6 +367,49 @@ static double measure(const struct gigantic *g, const struct point *pt,
 	return ns;
 }
 
+/* A 1 GiB folio, and the 2 GiB pool of the sustained and loaded regimes. */
+struct buffers {
+	char *folio, *pool;
+};
+
+static void unmap_buffers(struct buffers *b)
+{
+	bench_unmap(b->pool, 2 * GIGANTIC);
+	bench_unmap(b->folio, GIGANTIC);
+}
+
+/* What @g's regimes clear in, on @node; -1 when memory is not there. */
+static int map_buffers(const struct gigantic *g, int node, struct buffers *b)
+{
+	bool pooled = g->regime[1] || g->regime[2];
+
+	b->folio = bench_map(GIGANTIC, node, true, true);
+	b->pool = pooled ? bench_map(2 * GIGANTIC, node, true, true) : NULL;
+	if (b->folio && (!pooled || b->pool))
+		return 0;
+	unmap_buffers(b);
+	return -1;
+}
+
+/* Every point, every run, arms side by side; then each point's median. */
+static void measure_points(const struct gigantic *g, struct point *pts,
+			   int n, const struct buffers *b,
+			   struct bench_load *load, const char *what)
+{
+	unsigned long turn = 0;
+
+	for (unsigned long r = 0; r < g->args.runs; r++) {
+		bench_progress("%s: run %lu of %lu", what, r + 1, g->args.runs);
+		for (int i = 0; i < n; i++)
+			pts[i].ns[r] = measure(g, &pts[i], b->folio, b->pool,
+					       &turn, load);
+	}
+	bench_progress_done();
+	for (int i = 0; i < n; i++)
+		bench_summary(pts[i].ns, g->args.runs, &pts[i].median,
+			      &pts[i].min, &pts[i].max);
+}
+
 /*
  * The helper count of strategy @s in regime @r: its thread counts in
  * order, stopping where the next adds less than 10%; -1 if unmeasured.
@@ -390,20 +433,16 @@ static int helpers_for(const struct point *pts, int n, int r, int s,
 	return best->threads - 1;
 }
 
-static void report(struct bench_out *out, const struct gigantic *g,
-		   struct point *pts, int n)
+static void report(struct bench_out *out, struct point *pts, int n)
 {
 	int kernel = bench_running_kernel_arm() == BENCH_ARM_KERNEL_7X ?
 		     BENCH_ARM_KERNEL_7X : BENCH_ARM_KERNEL_6X;
 	json_object *results = json_object_new_array(), *advice;
 	double base[REGIMES] = { 0 };
 
-	for (int i = 0; i < n; i++) {
-		bench_summary(pts[i].ns, g->args.runs, &pts[i].median,
-			      &pts[i].min, &pts[i].max);
+	for (int i = 0; i < n; i++)
 		if (pts[i].arm == kernel)
 			base[pts[i].regime] = pts[i].median;
-	}
 	json_object_object_add(out->root, "results", results);
 	printf("%-9s %-10s %7s %9s %9s %9s %8s\n", "regime", "arm", "threads",
 	       "ms/GiB", "min", "max", "speedup");
@@ -502,9 +541,8 @@ int bench_gigantic_helpers(int node, int cpu, int strategy,
 			      .mask = 1U << strategy,
 			      .regime = { true, true, false },
 			      .args = BENCH_ARGS(runs) };
-	char *folio = NULL, *pool = NULL;
-	unsigned long turn = 0;
-	int n, err = -1;
+	struct buffers b;
+	int n;
 
 	memset(a, 0, sizeof(*a));
 	a->helpers = -1;
@@ -512,21 +550,10 @@ int bench_gigantic_helpers(int node, int cpu, int strategy,
 	if (!g.nr_cpus || parse_threads(&g) || bench_bind_cpu(g.cpus[0]))
 		return -1;
 	n = plan(&g, pts, (int)(sizeof(pts) / sizeof(pts[0])));
-	folio = bench_map(GIGANTIC, node, true, true);
-	pool = bench_map(2 * GIGANTIC, node, true, true);
-	if (!folio || !pool)
-		goto out;
-	for (unsigned long r = 0; r < runs; r++) {
-		bench_progress("advise: a 1 GiB page on 1 to %d CPUs, run %lu of %lu",
-			       g.nr_cpus, r + 1, runs);
-		for (int i = 0; i < n; i++)
-			pts[i].ns[r] = measure(&g, &pts[i], folio, pool, &turn,
-					       NULL);
-	}
-	bench_progress_done();
-	for (int i = 0; i < n; i++)
-		bench_summary(pts[i].ns, runs, &pts[i].median, &pts[i].min,
-			      &pts[i].max);
+	if (map_buffers(&g, node, &b))
+		return -1;
+	measure_points(&g, pts, n, &b, NULL, "advise: a 1 GiB page on the node's CPUs");
+	unmap_buffers(&b);
 	/*
 	 * Each regime's count; of those, the one whose worse regime is
 	 * closest to that regime's fastest (a count that helps one regime
@@ -554,11 +581,7 @@ int bench_gigantic_helpers(int node, int cpu, int strategy,
 					    a->helpers + 1) / 1e6;
 	}
 	a->cpus = g.nr_cpus;
-	err = a->helpers >= 0 ? 0 : -1;
-out:
-	bench_unmap(pool, 2 * GIGANTIC);
-	bench_unmap(folio, GIGANTIC);
-	return err;
+	return a->helpers >= 0 ? 0 : -1;
 }
 
 static const char plot[] =
@@ -575,8 +598,7 @@ int bench_gigantic(int argc, char **argv)
 	struct bench_load *load = NULL;
 	struct gigantic g;
 	struct bench_out out;
-	char *folio = NULL, *pool = NULL;
-	unsigned long turn = 0;
+	struct buffers b;
 	int n, err = 1, node;
 
 	err = gigantic_parse(argc, argv, &g);
@@ -587,11 +609,8 @@ int bench_gigantic(int argc, char **argv)
 	if (bench_bind_cpu(g.cpus[0]))
 		return 1;
 	n = plan(&g, pts, (int)(sizeof(pts) / sizeof(pts[0])));
-	folio = bench_map(GIGANTIC, node, true, true);
-	if (g.regime[1] || g.regime[2])
-		pool = bench_map(2 * GIGANTIC, node, true, true);
-	if (!folio || ((g.regime[1] || g.regime[2]) && !pool))
-		goto out;
+	if (map_buffers(&g, node, &b))
+		return 1;
 	if (g.regime[2]) {
 		load = bench_load_start((int)g.args.load_cpu, GIGANTIC);
 		if (!load)
@@ -601,13 +620,7 @@ int bench_gigantic(int argc, char **argv)
 	if (bench_out_open(&out, g.args.out, "gigantic", argc, argv,
 			   "regime,arm,threads,ms_median,ms_min,ms_max,speedup"))
 		goto out;
-	for (unsigned long r = 0; r < g.args.runs; r++) {
-		bench_progress("gigantic: run %lu of %lu", r + 1, g.args.runs);
-		for (int i = 0; i < n; i++)
-			pts[i].ns[r] = measure(&g, &pts[i], folio, pool, &turn,
-					       load);
-	}
-	bench_progress_done();
+	measure_points(&g, pts, n, &b, load, "gigantic");
 	if (load) {
 		double rate = bench_load_stop(load);
 
@@ -621,13 +634,12 @@ int bench_gigantic(int argc, char **argv)
 	for (int i = 0; i < g.nr_cpus; i++)
 		printf("%s%d", i ? "," : " ", g.cpus[i]);
 	printf(" (the first faults)\n");
-	report(&out, &g, pts, n);
+	report(&out, pts, n);
 	fflush(stdout);
 	bench_out_plot(&out, plot);
 	err = bench_out_close(&out) ? 1 : 0;
 out:
 	bench_load_stop(load);
-	bench_unmap(pool, 2 * GIGANTIC);
-	bench_unmap(folio, GIGANTIC);
+	unmap_buffers(&b);
 	return err;
 }
