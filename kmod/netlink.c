@@ -232,6 +232,15 @@ static bool request_is_admin(struct sk_buff *skb, struct genl_info *info)
 	return false;
 }
 
+/* The node a change names, once the sender may change it; ERR_PTR if not. */
+static struct clearpage_node *request_change(struct sk_buff *skb,
+					     struct genl_info *info)
+{
+	if (!request_is_admin(skb, info))
+		return ERR_PTR(-EPERM);
+	return request_node(info);
+}
+
 static int reply(struct genl_info *info, struct clearpage_node *node,
 		 enum fill_what what)
 {
@@ -299,9 +308,7 @@ static int set_strategy_doit(struct sk_buff *skb, struct genl_info *info)
 	struct clearpage_node *node;
 	int strategy, err;
 
-	if (!request_is_admin(skb, info))
-		return -EPERM;
-	node = request_node(info);
+	node = request_change(skb, info);
 	if (IS_ERR(node))
 		return PTR_ERR(node);
 	if (GENL_REQ_ATTR_CHECK(info, CLEARPAGE_A_STRATEGY) ||
@@ -326,9 +333,7 @@ static int set_pinned_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct clearpage_node *node;
 
-	if (!request_is_admin(skb, info))
-		return -EPERM;
-	node = request_node(info);
+	node = request_change(skb, info);
 	if (IS_ERR(node))
 		return PTR_ERR(node);
 	if (GENL_REQ_ATTR_CHECK(info, CLEARPAGE_A_PINNED))
@@ -344,9 +349,7 @@ static int set_trials_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 trials;
 	int err;
 
-	if (!request_is_admin(skb, info))
-		return -EPERM;
-	node = request_node(info);
+	node = request_change(skb, info);
 	if (IS_ERR(node))
 		return PTR_ERR(node);
 	if (GENL_REQ_ATTR_CHECK(info, CLEARPAGE_A_TRIALS))
@@ -370,9 +373,7 @@ static int set_helpers_doit(struct sk_buff *skb, struct genl_info *info)
 	struct clearpage_node *node;
 	int err;
 
-	if (!request_is_admin(skb, info))
-		return -EPERM;
-	node = request_node(info);
+	node = request_change(skb, info);
 	if (IS_ERR(node))
 		return PTR_ERR(node);
 	if (GENL_REQ_ATTR_CHECK(info, CLEARPAGE_A_HELPERS))
@@ -392,9 +393,7 @@ static int calibrate_doit(struct sk_buff *skb, struct genl_info *info)
 	struct clearpage_node *node;
 	int err;
 
-	if (!request_is_admin(skb, info))
-		return -EPERM;
-	node = request_node(info);
+	node = request_change(skb, info);
 	if (IS_ERR(node))
 		return PTR_ERR(node);
 	err = clearpage_node_calibrate(node);
