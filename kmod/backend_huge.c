@@ -30,6 +30,10 @@
  * same way by the faulting task and helpers on the node's other CPUs
  * (helpers.c).
  *
+ * In probe mode (probe_huge) a folio is first probed (clearpage_huge_pick()):
+ * a few timed loads of its lines say whether it is cached, and it is
+ * cleared with the mode's hot or cold strategy instead of the backend's.
+ *
  * With init_on_alloc=1 on 6.1 and 6.12 the page allocator has already
  * zeroed a freshly allocated THP, so on managed nodes the second clear is
  * skipped and counted in pages_huge_prezeroed. hugetlb folios are always
@@ -265,7 +269,8 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 	unsigned int first, m, rest;
 	int way;
 
-	if (node && strategy != CLEARPAGE_STRATEGY_KERNEL &&
+	if (node && (strategy != CLEARPAGE_STRATEGY_KERNEL ||
+		     READ_ONCE(node->choice[CLEARPAGE_BACKEND_HUGE].probe)) &&
 	    !folio_test_hugetlb(page_folio(page)) && allocator_zeroes_pages()) {
 		clearpage_count_prezeroed(node, nr_pages);
 		return;
@@ -276,6 +281,8 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 		clear_huge_kernel(node, page, fault, nr_pages, false);
 		return;
 	}
+	strategy = clearpage_huge_pick(node, strategy, page_address(page),
+				       nr_pages, addr_hint - addr);
 	/*
 	 * The live baseline and the trials: one folio position in
 	 * 2^reference_shift as the kernel, one in 2^trial_shift per candidate,
@@ -418,8 +425,13 @@ static void clear_allocated(struct clearpage_node *node, struct page *page,
 	/* Taken even where unused ("kernel"): it must not outlive the fault. */
 	long fault = fault_hint_take(nr_pages);
 	unsigned int first, m, rest;
-	int way = clearpage_measured_way(node, CLEARPAGE_BACKEND_HUGE, strategy,
-					 page_to_pfn(page), nr_pages);
+	int way;
+
+	strategy = clearpage_huge_pick(node, strategy, page_address(page),
+				       nr_pages,
+				       fault < 0 ? 0 : (unsigned long)fault << PAGE_SHIFT);
+	way = clearpage_measured_way(node, CLEARPAGE_BACKEND_HUGE, strategy,
+				     page_to_pfn(page), nr_pages);
 
 	if (way < 0) {
 		clear_allocated_own(node, strategy, page, fault, nr_pages);

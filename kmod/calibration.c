@@ -16,6 +16,12 @@
  *
  * Each figure is the median of several passes, in ns per 4 KiB page.
  *
+ * The temperature probe's calibration: the TSC ticks of clearpage_probe()'s
+ * timed loads over 64 KiB of the pool just written (cached) and just
+ * flushed (from memory), the median of every line of every pass, and the
+ * threshold between them (clearpage_probe_threshold(): 0 when they are too
+ * close to tell apart, and the probe mode is refused).
+ *
  * Calibration is also a self-test: before it is timed, every routine clears
  * the pool filled with a pattern in both patterns, and the pool must then
  * read zero. A strategy that leaves one byte is refused on this machine
@@ -45,6 +51,8 @@
 #define CALIBRATION_SCATTERED 32	/* single pages per cold 4k pass */
 #define CALIBRATION_PASSES 15
 #define CALIBRATION_PATTERN 0xa5
+#define CALIBRATION_PROBE_PAGES 16	/* the probe's region: 64 KiB */
+#define CALIBRATION_PROBE_LOADS (CALIBRATION_PASSES * CLEARPAGE_PROBE_LINES)
 
 struct calibration_run {
 	void *buffer;
@@ -54,6 +62,8 @@ struct calibration_run {
 	unsigned int nr_scattered;
 	struct clearpage_calibration
 		result[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
+	struct clearpage_probe_calibration probe;
+	u64 probe_loads[CALIBRATION_PROBE_LOADS];
 	/* Strategies that left bytes non-zero, and how many bytes. */
 	unsigned long failed;
 	unsigned long failed_bytes[CLEARPAGE_STRATEGY_COUNT];
@@ -153,6 +163,41 @@ static void measure_huge(struct calibration_run *run, int strategy)
 	out->cold_ns = median_of(passes);
 }
 
+/* The median ticks of the probe's loads, the region cached or flushed. */
+static u32 time_probe(struct calibration_run *run, bool cached)
+{
+	unsigned long bytes = CALIBRATION_PROBE_PAGES * PAGE_SIZE;
+	unsigned long ticks[CLEARPAGE_PROBE_LINES];
+	u64 *loads = run->probe_loads;
+	unsigned int pass, i;
+
+	for (pass = 0; pass < CALIBRATION_PASSES; pass++) {
+		memset(run->buffer, 0, bytes);
+		if (!cached)
+			clflush_cache_range(run->buffer, bytes);
+		preempt_disable();
+		clearpage_probe(run->buffer, CALIBRATION_PROBE_PAGES,
+				pass * PAGE_SIZE % bytes, ULONG_MAX, ticks);
+		preempt_enable();
+		for (i = 0; i < CLEARPAGE_PROBE_LINES; i++)
+			loads[pass * CLEARPAGE_PROBE_LINES + i] = ticks[i];
+		cond_resched();
+	}
+	sort(loads, CALIBRATION_PROBE_LOADS, sizeof(loads[0]), compare_u64,
+	     NULL);
+	return min_t(u64, loads[CALIBRATION_PROBE_LOADS / 2], U32_MAX);
+}
+
+static void measure_probe(struct calibration_run *run)
+{
+	struct clearpage_probe_calibration *out = &run->probe;
+
+	out->hot_ticks = time_probe(run, true);
+	out->cold_ticks = time_probe(run, false);
+	out->threshold_ticks = clearpage_probe_threshold(out->hot_ticks,
+							 out->cold_ticks);
+}
+
 static unsigned long nonzero_bytes(const char *p, unsigned long bytes)
 {
 	unsigned long count = 0, i;
@@ -193,6 +238,7 @@ static long calibration_measure(void *arg)
 	unsigned long wrong;
 	int strategy;
 
+	measure_probe(run);
 	/* kernel: the kernel's own clear_page() and huge folio walk. */
 	measure_4k(run, CLEARPAGE_STRATEGY_KERNEL);
 	measure_huge(run, CLEARPAGE_STRATEGY_KERNEL);
@@ -280,7 +326,12 @@ long clearpage_calibrate(struct clearpage_node *node)
 	/* Test builds only (testing.c): a real CPU's figures. */
 	clearpage_test_calibration(run->result[CLEARPAGE_BACKEND_4K]);
 	clearpage_test_calibration(run->result[CLEARPAGE_BACKEND_HUGE]);
+	clearpage_test_probe_calibration(&run->probe);
 	memcpy(node->calibration, run->result, sizeof(node->calibration));
+	node->probe_calibration.hot_ticks = run->probe.hot_ticks;
+	node->probe_calibration.cold_ticks = run->probe.cold_ticks;
+	WRITE_ONCE(node->probe_calibration.threshold_ticks,
+		   run->probe.threshold_ticks);
 	mutex_unlock(&node->calibration_lock);
 
 	for (strategy = 1; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {

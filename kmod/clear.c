@@ -26,7 +26,7 @@ int clearpage_node_strategy(struct clearpage_node *node, int backend)
 		      CLEARPAGE_STRATEGY_KERNEL;
 }
 
-/* Whether any node's @backend runs a strategy but kernel, or trials. */
+/* Whether any node's @backend runs a strategy but kernel, trials or a probe. */
 bool clearpage_any_node_intercepted(int backend)
 {
 	struct clearpage_node *node;
@@ -35,9 +35,46 @@ bool clearpage_any_node_intercepted(int backend)
 	for_each_clearpage_node(node, nid)
 		if (READ_ONCE(node->choice[backend].strategy) !=
 		    CLEARPAGE_STRATEGY_KERNEL ||
-		    READ_ONCE(node->choice[backend].trials))
+		    READ_ONCE(node->choice[backend].trials) ||
+		    READ_ONCE(node->choice[backend].probe))
 			return true;
 	return false;
+}
+
+/*
+ * The probe mode (clearpage_probe() in strategies.h): a few timed loads of
+ * the folio's lines against the node's threshold say whether it is hot or
+ * cold, and the folio is cleared with the mode's strategy for that. The
+ * probe runs with preemption off, so that its ticks are one CPU's; a
+ * threshold of 0 (a recalibration that could no longer tell) leaves the
+ * backend's strategy.
+ */
+int clearpage_huge_pick(struct clearpage_node *node, int strategy,
+			void *kaddr, unsigned long nr_pages,
+			unsigned long fault_offset)
+{
+	unsigned int mode = READ_ONCE(node->choice[CLEARPAGE_BACKEND_HUGE].probe);
+	unsigned long threshold =
+		READ_ONCE(node->probe_calibration.threshold_ticks);
+	unsigned int cached;
+	u64 start, ns = 0;
+	int hot;
+
+	if (!mode || !threshold)
+		return strategy;
+	preempt_disable();
+	start = local_clock();
+	cached = clearpage_probe(kaddr, nr_pages, fault_offset, threshold, NULL);
+	clearpage_elapsed(start, &ns);
+	preempt_enable();
+	hot = clearpage_test_probe_verdict(clearpage_probe_hot(cached));
+	if (hot)
+		this_cpu_inc(node->stats->probe_hot_huge);
+	else
+		this_cpu_inc(node->stats->probe_cold_huge);
+	this_cpu_add(node->stats->probe_ns_huge, ns);
+	return hot ? clearpage_probe_hot_strategy(mode) :
+		     clearpage_probe_cold_strategy(mode);
 }
 
 /* Clear @bytes (whole pages) of the direct map at @kaddr with @strategy. */

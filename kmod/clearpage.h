@@ -44,12 +44,48 @@ struct clearpage_node_stats {
 	u64 helper_pages;
 	u64 helpers_started;
 	u64 helpers_not_started;
+	/*
+	 * The huge backend's temperature probe (probe_huge): folios judged
+	 * hot and cold, and the time the probes took.
+	 */
+	u64 probe_hot_huge;
+	u64 probe_cold_huge;
+	u64 probe_ns_huge;
 };
 
 struct clearpage_calibration {
 	u32 hot_ns;
 	u32 cold_ns;
 };
+
+/*
+ * The temperature probe's calibration: the median TSC ticks of a timed load
+ * of a cached line and of a line from memory, and the threshold between
+ * them (0: the two cannot be told apart, and the probe is refused).
+ */
+struct clearpage_probe_calibration {
+	u32 hot_ticks;
+	u32 cold_ticks;
+	u32 threshold_ticks;
+};
+
+/*
+ * A backend's probe mode, in one word so that a clear reads it at once: off
+ * (0), or on with the strategy for hot folios and the one for cold folios.
+ */
+#define CLEARPAGE_PROBE_ON (1U << 16)
+static inline unsigned int clearpage_probe_mode(int hot, int cold)
+{
+	return CLEARPAGE_PROBE_ON | (unsigned int)hot << 8 | (unsigned int)cold;
+}
+static inline int clearpage_probe_hot_strategy(unsigned int mode)
+{
+	return (mode >> 8) & 0xff;
+}
+static inline int clearpage_probe_cold_strategy(unsigned int mode)
+{
+	return mode & 0xff;
+}
 
 /* What one backend runs on one node, and who chose it. */
 struct clearpage_choice {
@@ -60,6 +96,11 @@ struct clearpage_choice {
 	 * kernel's): read locklessly, written under clearpage_lock.
 	 */
 	unsigned int trials;
+	/*
+	 * clearpage_probe_mode(), or 0: read locklessly, written under
+	 * clearpage_lock. Only the huge backend has one.
+	 */
+	unsigned int probe;
 	bool pinned;
 	enum clearpage_source last_source;
 	u64 last_change_ns;
@@ -76,6 +117,8 @@ struct clearpage_node {
 	 */
 	struct clearpage_calibration
 		calibration[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
+	/* Under calibration_lock; threshold_ticks also read locklessly. */
+	struct clearpage_probe_calibration probe_calibration;
 	/*
 	 * How many of the node's other CPUs help clear a gigantic folio: read
 	 * locklessly, written under clearpage_lock.
@@ -117,6 +160,16 @@ int clearpage_node_set_trials(struct clearpage_node *node, int backend,
  */
 int clearpage_node_set_helpers(struct clearpage_node *node,
 			       unsigned int helpers);
+/*
+ * The probe mode of @backend (only CLEARPAGE_BACKEND_HUGE: -EOPNOTSUPP for
+ * another): @on, hot folios cleared with @hot and cold ones with @cold.
+ * Turning it on pins the backend (an administrator's choice, which
+ * clearpaged respects) and ends its trials. -EOPNOTSUPP for a strategy that
+ * is not usable, -EINVAL when the node's probe calibration cannot tell a
+ * cached line from memory; nothing changes then.
+ */
+int clearpage_node_set_probe(struct clearpage_node *node, int backend, bool on,
+			     int hot, int cold);
 /* 0, or why @trials cannot be a backend's candidates (-EINVAL, -EOPNOTSUPP). */
 int clearpage_trials_check(unsigned int trials);
 int clearpage_node_calibrate(struct clearpage_node *node);
@@ -183,6 +236,15 @@ int clearpage_4k_error(void);
 /* clear.c: clearing and accounting */
 int clearpage_node_strategy(struct clearpage_node *node, int backend);
 bool clearpage_any_node_intercepted(int backend);
+/*
+ * The strategy of @node's huge backend (running @strategy) for the folio
+ * at @kaddr of @nr_pages faulted at byte @fault_offset: in probe mode the
+ * hot or the cold one, as the probe finds the folio (counted), else
+ * @strategy.
+ */
+int clearpage_huge_pick(struct clearpage_node *node, int strategy,
+			void *kaddr, unsigned long nr_pages,
+			unsigned long fault_offset);
 void clearpage_run(int strategy, void *kaddr);
 void clearpage_run_range(int strategy, void *kaddr, unsigned long bytes);
 void clearpage_clear_page(struct clearpage_node *node, int strategy,
@@ -263,6 +325,8 @@ void clearpage_test_set_delay(int strategy);
 u64 clearpage_test_clock(u64 now);
 unsigned long clearpage_test_helper_delay(void);
 void clearpage_test_helpers_start(atomic_t *started, unsigned int queued);
+void clearpage_test_probe_calibration(struct clearpage_probe_calibration *result);
+int clearpage_test_probe_verdict(int hot);
 #else
 static inline int clearpage_test_init(void) { return 0; }
 static inline unsigned int clearpage_test_kernel_version(unsigned int version)
@@ -290,6 +354,9 @@ static inline u64 clearpage_test_clock(u64 now) { return now; }
 static inline unsigned long clearpage_test_helper_delay(void) { return 0; }
 static inline void clearpage_test_helpers_start(atomic_t *started,
 						unsigned int queued) { }
+static inline void
+clearpage_test_probe_calibration(struct clearpage_probe_calibration *result) { }
+static inline int clearpage_test_probe_verdict(int hot) { return hot; }
 #endif
 
 #endif /* _CLEARPAGE_H */

@@ -24,6 +24,10 @@ static const struct nla_policy clearpage_policy[CLEARPAGE_A_MAX + 1] = {
 		NLA_POLICY_MAX(NLA_U8, CLEARPAGE_BACKEND_COUNT - 1),
 	[CLEARPAGE_A_TRIALS] = { .type = NLA_U32 },
 	[CLEARPAGE_A_HELPERS] = NLA_POLICY_MAX(NLA_U32, CLEARPAGE_HELPERS_MAX),
+	[CLEARPAGE_A_PROBE_HOT] =
+		NLA_POLICY_MAX(NLA_U8, CLEARPAGE_STRATEGY_COUNT - 1),
+	[CLEARPAGE_A_PROBE_COLD] =
+		NLA_POLICY_MAX(NLA_U8, CLEARPAGE_STRATEGY_COUNT - 1),
 };
 
 enum fill_what { FILL_NODE, FILL_CALIBRATION };
@@ -95,6 +99,45 @@ static int put_backend_state(struct sk_buff *skb, struct clearpage_node *node,
 	return 0;
 }
 
+/* A backend's probe mode and, for the huge backend, its counters. */
+static int put_probe(struct sk_buff *skb, unsigned int mode, int backend,
+		     const struct clearpage_node_stats *sum)
+{
+	if (nla_put_u8(skb, CLEARPAGE_B_PROBE, !!mode))
+		return -EMSGSIZE;
+	if (mode &&
+	    (nla_put_u8(skb, CLEARPAGE_B_PROBE_HOT,
+			clearpage_probe_hot_strategy(mode)) ||
+	     nla_put_u8(skb, CLEARPAGE_B_PROBE_COLD,
+			clearpage_probe_cold_strategy(mode))))
+		return -EMSGSIZE;
+	if (backend != CLEARPAGE_BACKEND_HUGE)
+		return 0;
+	if (put_u64(skb, CLEARPAGE_B_PROBE_HOT_FOLIOS, sum->probe_hot_huge,
+		    CLEARPAGE_B_PAD) ||
+	    put_u64(skb, CLEARPAGE_B_PROBE_COLD_FOLIOS, sum->probe_cold_huge,
+		    CLEARPAGE_B_PAD) ||
+	    put_u64(skb, CLEARPAGE_B_PROBE_NS, sum->probe_ns_huge,
+		    CLEARPAGE_B_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int put_probe_calibration(struct sk_buff *skb,
+				 struct clearpage_node *node)
+{
+	struct clearpage_probe_calibration c;
+
+	mutex_lock(&node->calibration_lock);
+	c = node->probe_calibration;
+	mutex_unlock(&node->calibration_lock);
+	if (nla_put_u32(skb, CLEARPAGE_A_PROBE_HOT_TICKS, c.hot_ticks) ||
+	    nla_put_u32(skb, CLEARPAGE_A_PROBE_COLD_TICKS, c.cold_ticks) ||
+	    nla_put_u32(skb, CLEARPAGE_A_PROBE_THRESHOLD, c.threshold_ticks))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int put_backends(struct sk_buff *skb, struct clearpage_node *node,
 			const struct clearpage_node_stats *sum)
 {
@@ -119,7 +162,8 @@ static int put_backends(struct sk_buff *skb, struct clearpage_node *node,
 			    sum->reference_pages[b], CLEARPAGE_B_PAD) ||
 		    put_u64(skb, CLEARPAGE_B_REFERENCE_SAMPLE_NS,
 			    sum->reference_sample_ns[b], CLEARPAGE_B_PAD) ||
-		    nla_put_u32(skb, CLEARPAGE_B_TRIALS, choice->trials))
+		    nla_put_u32(skb, CLEARPAGE_B_TRIALS, choice->trials) ||
+		    put_probe(skb, choice->probe, b, sum))
 			err = -EMSGSIZE;
 		else
 			nla_nest_end(skb, entry);
@@ -191,6 +235,8 @@ static int fill(struct sk_buff *skb, struct clearpage_node *node, u32 portid,
 	if (!hdr)
 		return -EMSGSIZE;
 	err = nla_put_u32(skb, CLEARPAGE_A_NODE, node->nid) ? -EMSGSIZE : 0;
+	if (!err)
+		err = put_probe_calibration(skb, node);
 	if (!err)
 		err = put_strategies(skb, node, what);
 	if (err) {
@@ -388,6 +434,38 @@ static int set_helpers_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+static int set_probe_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *hot_attr = info->attrs[CLEARPAGE_A_PROBE_HOT];
+	struct nlattr *cold_attr = info->attrs[CLEARPAGE_A_PROBE_COLD];
+	struct clearpage_node *node;
+	int err;
+
+	node = request_change(skb, info);
+	if (IS_ERR(node))
+		return PTR_ERR(node);
+	if (GENL_REQ_ATTR_CHECK(info, CLEARPAGE_A_BACKEND))
+		return -EINVAL;
+	if (!hot_attr != !cold_attr) {
+		NL_SET_ERR_MSG_ATTR(info->extack, hot_attr ? hot_attr : cold_attr,
+				    "the probe needs a strategy for hot and one for cold folios, or neither (off)");
+		return -EINVAL;
+	}
+	err = clearpage_node_set_probe(node, request_backend(info), hot_attr,
+				       hot_attr ? nla_get_u8(hot_attr) : 0,
+				       cold_attr ? nla_get_u8(cold_attr) : 0);
+	if (err == -EOPNOTSUPP && request_backend(info) != CLEARPAGE_BACKEND_HUGE)
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CLEARPAGE_A_BACKEND],
+				    "only the huge backend has a probe mode");
+	else if (err == -EOPNOTSUPP)
+		NL_SET_ERR_MSG(info->extack,
+			       "a probe strategy is not available on this CPU");
+	else if (err == -EINVAL)
+		NL_SET_ERR_MSG(info->extack,
+			       "the node's probe calibration cannot tell a cached line from memory (probe_calibration threshold 0)");
+	return err;
+}
+
 static int calibrate_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct clearpage_node *node;
@@ -430,6 +508,10 @@ static const struct genl_ops clearpage_ops[] = {
 	{
 		.cmd = CLEARPAGE_CMD_SET_HELPERS,
 		.doit = set_helpers_doit,
+	},
+	{
+		.cmd = CLEARPAGE_CMD_SET_PROBE,
+		.doit = set_probe_doit,
 	},
 };
 

@@ -135,6 +135,12 @@ int clearpage_node_set_strategy(struct clearpage_node *node, int backend,
 	return 0;
 }
 
+static bool probe_names(unsigned int mode, int strategy)
+{
+	return mode && (clearpage_probe_hot_strategy(mode) == strategy ||
+			clearpage_probe_cold_strategy(mode) == strategy);
+}
+
 /*
  * Refuse @strategy, and every backend of every node on it returns to
  * kernel, pinned or not, in one section under clearpage_lock: a set or a
@@ -152,6 +158,8 @@ static void clearpage_strategy_withdraw(int strategy)
 		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
 			WRITE_ONCE(node->choice[b].trials,
 				   node->choice[b].trials & ~(1U << strategy));
+			if (probe_names(node->choice[b].probe, strategy))
+				WRITE_ONCE(node->choice[b].probe, 0);
 			if (node->choice[b].strategy == strategy)
 				clearpage_choice_set(node, b,
 						     CLEARPAGE_STRATEGY_KERNEL,
@@ -173,6 +181,16 @@ int clearpage_node_calibrate(struct clearpage_node *node)
 
 	if (failed < 0)
 		return failed;
+	mutex_lock(&clearpage_lock);
+	if (!READ_ONCE(node->probe_calibration.threshold_ticks) &&
+	    node->choice[CLEARPAGE_BACKEND_HUGE].probe) {
+		WRITE_ONCE(node->choice[CLEARPAGE_BACKEND_HUGE].probe, 0);
+		clearpage_backends_update();
+		pr_warn("node%d: the probe can no longer tell a cached line from memory (%u vs %u ticks): probe_huge is off\n",
+			node->nid, node->probe_calibration.hot_ticks,
+			node->probe_calibration.cold_ticks);
+	}
+	mutex_unlock(&clearpage_lock);
 	for (strategy = 1; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
 		if (!(failed & (1L << strategy)))
 			continue;
@@ -197,6 +215,39 @@ int clearpage_node_set_pinned(struct clearpage_node *node, int backend,
 		clearpage_choice_set(node, b, node->choice[b].strategy, pinned,
 				     source);
 	}
+	clearpage_backends_update();
+	mutex_unlock(&clearpage_lock);
+	return 0;
+}
+
+int clearpage_node_set_probe(struct clearpage_node *node, int backend, bool on,
+			     int hot, int cold)
+{
+	struct clearpage_choice *choice;
+
+	if (backend != CLEARPAGE_BACKEND_HUGE)
+		return -EOPNOTSUPP;
+	choice = &node->choice[backend];
+	mutex_lock(&clearpage_lock);
+	if (!on) {
+		WRITE_ONCE(choice->probe, 0);
+		clearpage_backends_update();
+		mutex_unlock(&clearpage_lock);
+		return 0;
+	}
+	/* Under the lock: see clearpage_strategy_withdraw(). */
+	if (!clearpage_strategy_usable(hot) || !clearpage_strategy_usable(cold)) {
+		mutex_unlock(&clearpage_lock);
+		return -EOPNOTSUPP;
+	}
+	if (!READ_ONCE(node->probe_calibration.threshold_ticks)) {
+		mutex_unlock(&clearpage_lock);
+		return -EINVAL;
+	}
+	WRITE_ONCE(choice->trials, 0);
+	WRITE_ONCE(choice->probe, clearpage_probe_mode(hot, cold));
+	clearpage_choice_set(node, backend, choice->strategy, true,
+			     CLEARPAGE_SOURCE_ADMIN);
 	clearpage_backends_update();
 	mutex_unlock(&clearpage_lock);
 	return 0;
@@ -310,6 +361,9 @@ void clearpage_node_stats_sum(struct clearpage_node *node,
 		sum->helper_pages += READ_ONCE(s->helper_pages);
 		sum->helpers_started += READ_ONCE(s->helpers_started);
 		sum->helpers_not_started += READ_ONCE(s->helpers_not_started);
+		sum->probe_hot_huge += READ_ONCE(s->probe_hot_huge);
+		sum->probe_cold_huge += READ_ONCE(s->probe_cold_huge);
+		sum->probe_ns_huge += READ_ONCE(s->probe_ns_huge);
 	}
 }
 

@@ -223,6 +223,65 @@ static ssize_t trials_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return err ? err : count;
 }
 
+/* "off", or the strategies for hot and for cold folios. */
+static ssize_t probe_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	unsigned int mode = READ_ONCE(to_node(kobj)->choice[to_backend(attr)].probe);
+
+	if (!mode)
+		return sysfs_emit(buf, "off\n");
+	return sysfs_emit(buf, "%s %s\n",
+			  clearpage_strategy_names[clearpage_probe_hot_strategy(mode)],
+			  clearpage_strategy_names[clearpage_probe_cold_strategy(mode)]);
+}
+
+/*
+ * "off", or two available strategy names separated by one space (hot, then
+ * cold), optionally followed by a newline: else -EINVAL. -EINVAL too when
+ * the node's probe calibration cannot tell a cached line from memory.
+ */
+static ssize_t probe_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	size_t len = count, first;
+	int hot, cold, err;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (len == 3 && !memcmp(buf, "off", 3)) {
+		err = clearpage_node_set_probe(to_node(kobj), to_backend(attr),
+					       false, 0, 0);
+		return err ? err : count;
+	}
+	for (first = 0; first < len && buf[first] != ' '; first++)
+		;
+	if (first == len)
+		return -EINVAL;
+	hot = clearpage_strategy_parse(buf, first);
+	cold = clearpage_strategy_parse(buf + first + 1, len - first - 1);
+	if (hot < 0 || cold < 0)
+		return -EINVAL;
+	err = clearpage_node_set_probe(to_node(kobj), to_backend(attr), true,
+				       hot, cold);
+	return err ? err : count;
+}
+
+static ssize_t probe_calibration_show(struct kobject *kobj,
+				      struct kobj_attribute *attr, char *buf)
+{
+	struct clearpage_node *node = to_node(kobj);
+	struct clearpage_probe_calibration c;
+
+	mutex_lock(&node->calibration_lock);
+	c = node->probe_calibration;
+	mutex_unlock(&node->calibration_lock);
+	return sysfs_emit(buf, "hot_ticks %u\ncold_ticks %u\nthreshold_ticks %u\n",
+			  c.hot_ticks, c.cold_ticks, c.threshold_ticks);
+}
+
 static ssize_t gigantic_helpers_show(struct kobject *kobj,
 				     struct kobj_attribute *attr, char *buf)
 {
@@ -298,6 +357,12 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 				     clearpage_backend_names[b],
 				     sum.reference_sample_ns[b]);
 	}
+	len += sysfs_emit_at(buf, len, "probe_hot_huge %llu\n",
+			     sum.probe_hot_huge);
+	len += sysfs_emit_at(buf, len, "probe_cold_huge %llu\n",
+			     sum.probe_cold_huge);
+	len += sysfs_emit_at(buf, len, "probe_ns_huge %llu\n",
+			     sum.probe_ns_huge);
 	len += sysfs_emit_at(buf, len, "gigantic_helped_folios %llu\n",
 			     sum.helped_folios);
 	len += sysfs_emit_at(buf, len, "gigantic_helper_pages %llu\n",
@@ -366,6 +431,9 @@ NODE_ATTR(pinned_huge, 0644, pinned_show, pinned_store,
 NODE_ATTR(trials_4k, 0644, trials_show, trials_store, CLEARPAGE_BACKEND_4K);
 NODE_ATTR(trials_huge, 0644, trials_show, trials_store,
 	  CLEARPAGE_BACKEND_HUGE);
+NODE_ATTR(probe_huge, 0644, probe_show, probe_store, CLEARPAGE_BACKEND_HUGE);
+NODE_ATTR(probe_calibration, 0444, probe_calibration_show, NULL,
+	  CLEARPAGE_BACKEND_ALL);
 NODE_ATTR(gigantic_helpers, 0644, gigantic_helpers_show,
 	  gigantic_helpers_store, CLEARPAGE_BACKEND_ALL);
 NODE_ATTR(stats, 0444, stats_show, NULL, CLEARPAGE_BACKEND_ALL);
@@ -384,6 +452,8 @@ static struct attribute *clearpage_node_attrs[] = {
 	&pinned_huge_attr.attr.attr,
 	&trials_4k_attr.attr.attr,
 	&trials_huge_attr.attr.attr,
+	&probe_huge_attr.attr.attr,
+	&probe_calibration_attr.attr.attr,
 	&gigantic_helpers_attr.attr.attr,
 	&stats_attr.attr.attr,
 	&calibration_4k_attr.attr.attr,

@@ -39,6 +39,13 @@
  *    test_helpers_first=1 the faulting task waits (at most 2 s) until its
  *    helpers have started before it takes a range, so that on an emulated
  *    CPU every helper really clears a share.
+ *  - "probe": an emulated CPU's cache flush does not flush, so its probe
+ *    calibration cannot tell a cached line from memory and the probe mode
+ *    is refused; test_probe_calibration=1 reports an Intel Xeon's figures
+ *    instead, so that the mode can be turned on. test_probe_verdict then
+ *    decides for the probe, which still loads its lines: 1 every folio
+ *    hot, 2 every folio cold, 3 hot and cold in turn (0: the probe's own
+ *    verdict), so that both strategies clear folios deterministically.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -104,6 +111,16 @@ static bool test_helpers_first;
 module_param(test_helpers_first, bool, 0644);
 MODULE_PARM_DESC(test_helpers_first,
 		 "the faulting task waits for its helpers to start (at most 2 s) before it clears");
+
+static bool test_probe_calibration;
+module_param(test_probe_calibration, bool, 0644);
+MODULE_PARM_DESC(test_probe_calibration,
+		 "report a real CPU's probe calibration instead of the measured one");
+
+static unsigned int test_probe_verdict;
+module_param(test_probe_verdict, uint, 0644);
+MODULE_PARM_DESC(test_probe_verdict,
+		 "the probe's verdict: 0 measured, 1 hot, 2 cold, 3 hot and cold in turn");
 
 int clearpage_test_init(void)
 {
@@ -203,4 +220,30 @@ void clearpage_test_helpers_start(atomic_t *started, unsigned int queued)
 	for (waited = 0; waited < 2000 && atomic_read(started) < queued;
 	     waited++)
 		msleep(1);
+}
+
+void clearpage_test_probe_calibration(struct clearpage_probe_calibration *result)
+{
+	/* Measured on an Intel Xeon (family 6 model 167) KVM guest. */
+	if (!READ_ONCE(test_probe_calibration))
+		return;
+	result->hot_ticks = 54;
+	result->cold_ticks = 404;
+	result->threshold_ticks = clearpage_probe_threshold(54, 404);
+}
+
+int clearpage_test_probe_verdict(int hot)
+{
+	static atomic_t turn = ATOMIC_INIT(0);
+
+	switch (READ_ONCE(test_probe_verdict)) {
+	case 1:
+		return 1;
+	case 2:
+		return 0;
+	case 3:
+		return atomic_inc_return(&turn) & 1;
+	default:
+		return hot;
+	}
 }

@@ -441,6 +441,104 @@ static inline int clearpage_kernel_routine(const struct clearpage_cpu *cpu)
 			       CLEARPAGE_STRATEGY_REP_STOSQ;
 }
 
+/*
+ * The temperature probe: before a folio is cleared, a timed load of a few
+ * of its lines says whether its cache lines are still cached (a folio just
+ * freed by a process that used it) or must come from memory. Each load is
+ * timed alone in TSC ticks, serialised so that no two overlap: lfence,
+ * rdtsc, lfence, the load, rdtscp (which waits for the load), lfence. The
+ * ticks include the timing's own overhead, the same for a cached line and
+ * for one from memory; the node's calibration measures both and puts the
+ * threshold between them.
+ *
+ * A load only reads: the folio is the caller's (allocated, not yet mapped)
+ * and in the direct map, so it cannot fault. The lines it brings into the
+ * cache are overwritten by the clear right after.
+ */
+#define CLEARPAGE_PROBE_LINES 8
+
+static inline unsigned long clearpage_timed_load(const void *line)
+{
+	unsigned long lo, hi, start;
+
+	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence"
+		     : "=a"(lo), "=d"(hi) : : "memory");
+	start = hi << 32 | lo;
+	(void)*(const volatile unsigned char *)line;
+	__asm__ __volatile__("rdtscp\n\tlfence"
+		     : "=a"(lo), "=d"(hi) : : "rcx", "memory");
+	return (hi << 32 | lo) - start;
+}
+
+/*
+ * The byte offsets, from the folio's start, of the lines a probe of a folio
+ * of @nr_pages loads: the faulting line (@fault_offset, the faulting
+ * address's offset in the folio) first, then one line in each of
+ * CLEARPAGE_PROBE_LINES - 1 equal parts of the folio, each at another
+ * place within its page (the prefetchers of a neighbouring probe never
+ * bring it in).
+ */
+static inline void clearpage_probe_offsets(unsigned long nr_pages,
+					   unsigned long fault_offset,
+					   unsigned long offsets[CLEARPAGE_PROBE_LINES])
+{
+	unsigned long lines_per_page = CLEARPAGE_PAGE_SIZE / CLEARPAGE_LINE_SIZE;
+	unsigned long i, page;
+
+	if (fault_offset >= nr_pages * CLEARPAGE_PAGE_SIZE)
+		fault_offset = 0;
+	offsets[0] = fault_offset & ~(CLEARPAGE_LINE_SIZE - 1);
+	for (i = 1; i < CLEARPAGE_PROBE_LINES; i++) {
+		page = (2 * i - 1) * nr_pages / (2 * (CLEARPAGE_PROBE_LINES - 1));
+		offsets[i] = page * CLEARPAGE_PAGE_SIZE +
+			     (i * 23 % lines_per_page) * CLEARPAGE_LINE_SIZE;
+	}
+}
+
+/*
+ * Probe the folio at @base (@nr_pages, faulted at byte @fault_offset):
+ * how many of its CLEARPAGE_PROBE_LINES lines loaded in fewer than
+ * @threshold ticks; the ticks of each in @ticks when not NULL.
+ */
+static inline unsigned int clearpage_probe(const void *base,
+					   unsigned long nr_pages,
+					   unsigned long fault_offset,
+					   unsigned long threshold,
+					   unsigned long *ticks)
+{
+	unsigned long offsets[CLEARPAGE_PROBE_LINES], t;
+	unsigned int i, cached = 0;
+
+	clearpage_probe_offsets(nr_pages, fault_offset, offsets);
+	for (i = 0; i < CLEARPAGE_PROBE_LINES; i++) {
+		t = clearpage_timed_load((const char *)base + offsets[i]);
+		cached += t < threshold;
+		if (ticks)
+			ticks[i] = t;
+	}
+	return cached;
+}
+
+/* A folio is hot when at least half its probed lines were cached. */
+static inline int clearpage_probe_hot(unsigned int cached)
+{
+	return 2 * cached >= CLEARPAGE_PROBE_LINES;
+}
+
+/*
+ * The threshold between a cached line's @hot and a line from memory's
+ * @cold load ticks (the calibration's medians): halfway, or 0 when the two
+ * are too close to tell apart (cold less than twice hot: an emulated CPU,
+ * a cache flush that does not flush, an unusable TSC).
+ */
+static inline unsigned long clearpage_probe_threshold(unsigned long hot,
+						      unsigned long cold)
+{
+	if (!hot || cold < 2 * hot)
+		return 0;
+	return hot + (cold - hot) / 2;
+}
+
 /* One 4 KiB page: the range form over one page. */
 static inline int clearpage_run_routine(int strategy, void *page)
 {

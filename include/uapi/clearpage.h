@@ -52,13 +52,15 @@
  *                                     dump: one reply per managed node.
  *       reply: CLEARPAGE_A_NODE, _PAGES_HUGE_PREZEROED, _HELPERS,
  *              _HELPED_FOLIOS, _HELPER_PAGES, _HELPERS_STARTED,
- *              _HELPERS_NOT_STARTED, _BACKENDS (one
+ *              _HELPERS_NOT_STARTED, the three _PROBE_*_TICKS and
+ *              _PROBE_THRESHOLD, _BACKENDS (one
  *              CLEARPAGE_A_ENTRY per backend with every CLEARPAGE_B_*
  *              attribute), _STRATEGIES (one CLEARPAGE_A_ENTRY per available
  *              strategy with every CLEARPAGE_S_* attribute), _LATENCY (one
  *              u64 per bucket, attribute type = bucket index + 1).
  *   CLEARPAGE_CMD_GET_CALIBRATION     do: CLEARPAGE_A_NODE required. dump.
- *       reply: CLEARPAGE_A_NODE, _STRATEGIES (entries with
+ *       reply: CLEARPAGE_A_NODE, _PROBE_HOT_TICKS, _PROBE_COLD_TICKS,
+ *              _PROBE_THRESHOLD, _STRATEGIES (entries with
  *              CLEARPAGE_S_STRATEGY and the four calibration attributes for
  *              each available strategy, kernel first: kernel is measured
  *              as the kernel clears, clear_page() and its folio clear:
@@ -91,6 +93,19 @@
  *       than the node's online CPUs, and at most CLEARPAGE_HELPERS_MAX;
  *       beyond that -EINVAL with an extended ack naming the limit, and
  *       nothing changes. No event.
+ *   CLEARPAGE_CMD_SET_PROBE           CLEARPAGE_A_NODE, _BACKEND required;
+ *                                     CLEARPAGE_A_PROBE_HOT and
+ *                                     _PROBE_COLD both (on) or neither
+ *                                     (off).
+ *       The backend's probe mode (nodeN/probe_huge in doc/ABI): before a
+ *       folio is cleared a few timed loads of its lines say whether it is
+ *       cached; a hot one is cleared with _PROBE_HOT's strategy, a cold one
+ *       with _PROBE_COLD's. Only the huge backend has it (-EOPNOTSUPP for
+ *       4k). Turning it on pins the backend and ends its trials, with an
+ *       event. One of the two attributes alone is -EINVAL; a strategy this
+ *       CPU lacks or refused -EOPNOTSUPP; a node whose probe calibration
+ *       cannot tell a cached line from memory (CLEARPAGE_A_PROBE_THRESHOLD
+ *       0) -EINVAL with an extended ack saying so. Nothing changes then.
  *   CLEARPAGE_CMD_EVENT               multicast on "events" for every change
  *                                     of a backend's strategy or pin, from
  *                                     sysfs or netlink, one message per
@@ -169,6 +184,7 @@ enum clearpage_cmd {
 	CLEARPAGE_CMD_EVENT,
 	CLEARPAGE_CMD_SET_TRIALS,
 	CLEARPAGE_CMD_SET_HELPERS,
+	CLEARPAGE_CMD_SET_PROBE,
 	__CLEARPAGE_CMD_MAX
 };
 #define CLEARPAGE_CMD_MAX (__CLEARPAGE_CMD_MAX - 1)
@@ -195,6 +211,13 @@ enum clearpage_attr {
 	CLEARPAGE_A_HELPER_PAGES,	/* u64: gigantic_helper_pages */
 	CLEARPAGE_A_HELPERS_STARTED,	/* u64: gigantic_helpers_started */
 	CLEARPAGE_A_HELPERS_NOT_STARTED, /* u64: gigantic_helpers_not_started */
+	CLEARPAGE_A_PROBE_HOT,		/* u8: enum clearpage_strategy for hot
+					 * folios (SET_PROBE) */
+	CLEARPAGE_A_PROBE_COLD,		/* u8: ... for cold folios */
+	CLEARPAGE_A_PROBE_HOT_TICKS,	/* u32: nodeN/probe_calibration */
+	CLEARPAGE_A_PROBE_COLD_TICKS,	/* u32 */
+	CLEARPAGE_A_PROBE_THRESHOLD,	/* u32: threshold_ticks; 0: the probe
+					 * cannot tell, and is refused */
 	__CLEARPAGE_A_MAX
 };
 #define CLEARPAGE_A_MAX (__CLEARPAGE_A_MAX - 1)
@@ -214,6 +237,12 @@ enum clearpage_backend_attr {
 	CLEARPAGE_B_REFERENCE_SAMPLE_NS, /* u64: reference_sample_ns_<backend> */
 	CLEARPAGE_B_PAD,		/* padding for 64-bit attributes */
 	CLEARPAGE_B_TRIALS,		/* u32: the candidates, as CLEARPAGE_A_TRIALS */
+	CLEARPAGE_B_PROBE,		/* u8: 1 in probe mode (probe_<backend>) */
+	CLEARPAGE_B_PROBE_HOT,		/* u8: its strategy for hot folios, */
+	CLEARPAGE_B_PROBE_COLD,		/* u8: and for cold ones (probe mode only) */
+	CLEARPAGE_B_PROBE_HOT_FOLIOS,	/* u64: probe_hot_<backend> */
+	CLEARPAGE_B_PROBE_COLD_FOLIOS,	/* u64: probe_cold_<backend> */
+	CLEARPAGE_B_PROBE_NS,		/* u64: probe_ns_<backend> */
 	__CLEARPAGE_B_MAX
 };
 #define CLEARPAGE_B_MAX (__CLEARPAGE_B_MAX - 1)
