@@ -24,6 +24,7 @@ static const struct {
 	{ "pin", cmd_pin, "pin NODE|all [--backend 4k|huge|all]    keep the daemon off the node" },
 	{ "unpin", cmd_unpin, "unpin NODE|all [--backend 4k|huge|all]  hand the node back to the daemon" },
 	{ "helpers", cmd_helpers, "helpers NODE|all COUNT          other CPUs that help clear a 1 GiB page (0: none)" },
+	{ "probe", cmd_probe, "probe NODE|all HOT COLD|off      clear hot huge folios with HOT, cold ones with COLD (pins huge)" },
 	{ "calibrate", cmd_calibrate, "calibrate [NODE|all] [--json] measure hot and cold cost again" },
 	{ "reset", cmd_reset, "reset [NODE|all] [--backend 4k|huge|all]  everything to kernel, unpinned; clearpaged leaves it" },
 	{ "release", cmd_release, "release [NODE|all] [--backend 4k|huge|all]  return what clearpaged set to kernel, end trials" },

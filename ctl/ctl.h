@@ -41,6 +41,7 @@ int cmd_pin(int argc, char **argv, const struct ctl_options *o);
 int cmd_unpin(int argc, char **argv, const struct ctl_options *o);
 int cmd_calibrate(int argc, char **argv, const struct ctl_options *o);
 int cmd_helpers(int argc, char **argv, const struct ctl_options *o);
+int cmd_probe(int argc, char **argv, const struct ctl_options *o);
 int cmd_release(int argc, char **argv, const struct ctl_options *o);
 int cmd_monitor(int argc, char **argv, const struct ctl_options *o);
 int cmd_reset(int argc, char **argv, const struct ctl_options *o);

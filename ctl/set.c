@@ -207,6 +207,53 @@ int cmd_helpers(int argc, char **argv, const struct ctl_options *o)
 			 o);
 }
 
+static int apply_probe(struct cp_client *c, struct cp_node_info *n,
+		       char **argv, const struct ctl_options *o)
+{
+	bool on = strcmp(argv[0], "off") != 0;
+	int hot = on ? cp_strategy_from_name(argv[0]) : 0;
+	int cold = on ? cp_strategy_from_name(argv[1]) : 0;
+	char what[96];
+	int err;
+
+	(void)o;
+	if (!n->backend[CLEARPAGE_BACKEND_HUGE].has_probe) {
+		fprintf(stderr, "clearpagectl: this clearpage module has no probe mode: update clearpage-dkms\n");
+		return EXIT_FAILED;
+	}
+	if (on)
+		snprintf(what, sizeof(what), "probing node %u's huge folios (hot: %s, cold: %s)",
+			 n->node, argv[0], argv[1]);
+	else
+		snprintf(what, sizeof(what), "turning node %u's huge probe off",
+			 n->node);
+	err = cp_set_probe(c, n->node, CLEARPAGE_BACKEND_HUGE, on, hot, cold);
+	if (err)
+		return ctl_fail(c, err, what);
+	if (on)
+		printf("node %u huge: probe on, hot folios %s, cold folios %s (pinned)\n",
+		       n->node, argv[0], argv[1]);
+	else
+		printf("node %u huge: probe off\n", n->node);
+	return EXIT_OK;
+}
+
+int cmd_probe(int argc, char **argv, const struct ctl_options *o)
+{
+	const char *usage = "probe NODE|all HOT COLD|off";
+
+	if (o->backend != CP_BACKEND_ALL && o->backend != CLEARPAGE_BACKEND_HUGE) {
+		fprintf(stderr, "clearpagectl: probe: only the huge backend has a probe mode\n");
+		return EXIT_USAGE;
+	}
+	if (argc == 2 && !strcmp(argv[1], "off"))
+		return for_nodes(argc, argv, 2, usage, apply_probe, o);
+	if (argc == 3 && (check_strategy_name(argv[1]) ||
+			  check_strategy_name(argv[2])))
+		return EXIT_USAGE;
+	return for_nodes(argc, argv, 3, usage, apply_probe, o);
+}
+
 /* for_nodes() of one optional NODE|all argument, all by default. */
 static int for_nodes_or_all(int argc, char **argv, const char *usage,
 			    int (*apply)(struct cp_client *c,
@@ -295,6 +342,10 @@ static int apply_reset(struct cp_client *c, struct cp_node_info *n,
 	/* An admin set pins and ends trials; then the pin goes. */
 	err = cp_set_strategy(c, n->node, o->backend, CLEARPAGE_STRATEGY_KERNEL,
 			      CLEARPAGE_SOURCE_ADMIN);
+	if (!err && o->backend != CLEARPAGE_BACKEND_4K &&
+	    n->backend[CLEARPAGE_BACKEND_HUGE].probe)
+		err = cp_set_probe(c, n->node, CLEARPAGE_BACKEND_HUGE, false, 0,
+				   0);
 	if (!err)
 		err = cp_set_pinned(c, n->node, o->backend, false);
 	if (err)

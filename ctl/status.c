@@ -147,6 +147,34 @@ static void print_helpers(const struct cp_node_info *n)
 	       (unsigned long long)n->helpers_not_started);
 }
 
+/* The huge backend's probe mode and its calibration (a module without one: nothing). */
+static void print_probe(const struct cp_node_info *n)
+{
+	const struct cp_backend_info *be = &n->backend[CLEARPAGE_BACKEND_HUGE];
+	unsigned long long folios = be->probe_hot_folios + be->probe_cold_folios;
+
+	if (!be->has_probe)
+		return;
+	if (be->probe)
+		printf("  huge  probe on: hot folios %s, cold folios %s",
+		       cp_strategy_name(be->probe_hot), cp_strategy_name(be->probe_cold));
+	else
+		printf("  huge  probe off");
+	if (n->probe.threshold_ticks)
+		printf(" (a line loads in %u ticks cached, %u from memory; threshold %u)",
+		       n->probe.hot_ticks, n->probe.cold_ticks,
+		       n->probe.threshold_ticks);
+	else
+		printf(" (cannot tell a cached line from memory: %u vs %u ticks)",
+		       n->probe.hot_ticks, n->probe.cold_ticks);
+	if (folios)
+		printf("; %llu folios hot, %llu cold, %llu ns per probe",
+		       (unsigned long long)be->probe_hot_folios,
+		       (unsigned long long)be->probe_cold_folios,
+		       (unsigned long long)(be->probe_ns / folios));
+	printf("\n");
+}
+
 static void print_table(const struct cp_node_info *n, bool calibration_only)
 {
 	const int k4 = CLEARPAGE_BACKEND_4K, huge = CLEARPAGE_BACKEND_HUGE;
@@ -163,6 +191,8 @@ static void print_table(const struct cp_node_info *n, bool calibration_only)
 		       be->pinned ? "pinned" : "not pinned",
 		       cp_source_name(be->source), when);
 	}
+	if (!calibration_only)
+		print_probe(n);
 	if (!calibration_only)
 		print_helpers(n);
 	for (b = 0; !calibration_only && daemon_alive &&
@@ -289,12 +319,32 @@ static void print_backend_daemon_json(unsigned int node, int backend)
 	printf("}");
 }
 
+static void print_probe_json(const struct cp_backend_info *be)
+{
+	printf(",\"probe\":");
+	if (be->probe)
+		printf("{\"hot\":\"%s\",\"cold\":\"%s\"}",
+		       cp_strategy_name(be->probe_hot),
+		       cp_strategy_name(be->probe_cold));
+	else
+		printf("null");
+	printf(",\"probe_hot_folios\":%llu,\"probe_cold_folios\":%llu,"
+	       "\"probe_ns\":%llu", (unsigned long long)be->probe_hot_folios,
+	       (unsigned long long)be->probe_cold_folios,
+	       (unsigned long long)be->probe_ns);
+}
+
 static void print_json(const struct cp_node_info *n, bool calibration_only)
 {
 	char when[64];
 	int i, b;
 
 	printf("{\"node\":%u", n->node);
+	if (n->probe.present)
+		printf(",\"probe_calibration\":{\"hot_ticks\":%u,"
+		       "\"cold_ticks\":%u,\"threshold_ticks\":%u}",
+		       n->probe.hot_ticks, n->probe.cold_ticks,
+		       n->probe.threshold_ticks);
 	if (!calibration_only) {
 		printf(",\"pages_huge_prezeroed\":%llu",
 		       (unsigned long long)n->pages_huge_prezeroed);
@@ -327,6 +377,8 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 					printf("%s\"%s\"", be->trials & ((1U << i) - 1) ?
 					       "," : "", cp_strategy_name(i));
 			printf("]");
+			if (be->has_probe)
+				print_probe_json(be);
 			print_backend_daemon_json(n->node, b);
 			printf("}");
 		}

@@ -202,6 +202,20 @@ struct nl_msg *cp_msg_set_helpers(int family, uint32_t node, uint32_t helpers)
 	return msg;
 }
 
+struct nl_msg *cp_msg_set_probe(int family, uint32_t node, int backend,
+			       bool on, int hot, int cold)
+{
+	struct nl_msg *msg = msg_backend(family, CLEARPAGE_CMD_SET_PROBE, node,
+					 backend);
+
+	if (msg && on && (nla_put_u8(msg, CLEARPAGE_A_PROBE_HOT, hot) < 0 ||
+			  nla_put_u8(msg, CLEARPAGE_A_PROBE_COLD, cold) < 0)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
 /* Types and sizes the kernel sends; anything else fails the parse. */
 static struct nla_policy node_policy[CLEARPAGE_A_MAX + 1] = {
 	[CLEARPAGE_A_NODE] = { .type = NLA_U32 },
@@ -221,6 +235,11 @@ static struct nla_policy node_policy[CLEARPAGE_A_MAX + 1] = {
 	[CLEARPAGE_A_HELPER_PAGES] = { .type = NLA_U64 },
 	[CLEARPAGE_A_HELPERS_STARTED] = { .type = NLA_U64 },
 	[CLEARPAGE_A_HELPERS_NOT_STARTED] = { .type = NLA_U64 },
+	[CLEARPAGE_A_PROBE_HOT] = { .type = NLA_U8 },
+	[CLEARPAGE_A_PROBE_COLD] = { .type = NLA_U8 },
+	[CLEARPAGE_A_PROBE_HOT_TICKS] = { .type = NLA_U32 },
+	[CLEARPAGE_A_PROBE_COLD_TICKS] = { .type = NLA_U32 },
+	[CLEARPAGE_A_PROBE_THRESHOLD] = { .type = NLA_U32 },
 };
 
 static struct nla_policy backend_policy[CLEARPAGE_B_MAX + 1] = {
@@ -232,6 +251,12 @@ static struct nla_policy backend_policy[CLEARPAGE_B_MAX + 1] = {
 	[CLEARPAGE_B_REFERENCE_PAGES] = { .type = NLA_U64 },
 	[CLEARPAGE_B_REFERENCE_SAMPLE_NS] = { .type = NLA_U64 },
 	[CLEARPAGE_B_TRIALS] = { .type = NLA_U32 },
+	[CLEARPAGE_B_PROBE] = { .type = NLA_U8 },
+	[CLEARPAGE_B_PROBE_HOT] = { .type = NLA_U8 },
+	[CLEARPAGE_B_PROBE_COLD] = { .type = NLA_U8 },
+	[CLEARPAGE_B_PROBE_HOT_FOLIOS] = { .type = NLA_U64 },
+	[CLEARPAGE_B_PROBE_COLD_FOLIOS] = { .type = NLA_U64 },
+	[CLEARPAGE_B_PROBE_NS] = { .type = NLA_U64 },
 };
 
 static struct nla_policy strategy_policy[CLEARPAGE_S_MAX + 1] = {
@@ -301,6 +326,26 @@ static int parse_strategy_entry(struct nlattr *entry,
 	return 0;
 }
 
+/* The probe mode: both strategies when on, and valid ones. */
+static int parse_backend_probe(struct nlattr **tb, struct cp_backend_info *b)
+{
+	b->has_probe = tb[CLEARPAGE_B_PROBE] != NULL;
+	b->probe = b->has_probe && nla_get_u8(tb[CLEARPAGE_B_PROBE]);
+	b->probe_hot = b->probe_cold = -1;
+	if (b->probe) {
+		if (!tb[CLEARPAGE_B_PROBE_HOT] || !tb[CLEARPAGE_B_PROBE_COLD])
+			return -EINVAL;
+		b->probe_hot = get_strategy(tb[CLEARPAGE_B_PROBE_HOT]);
+		b->probe_cold = get_strategy(tb[CLEARPAGE_B_PROBE_COLD]);
+		if (b->probe_hot < 0 || b->probe_cold < 0)
+			return -EINVAL;
+	}
+	b->probe_hot_folios = get_u64(tb[CLEARPAGE_B_PROBE_HOT_FOLIOS]);
+	b->probe_cold_folios = get_u64(tb[CLEARPAGE_B_PROBE_COLD_FOLIOS]);
+	b->probe_ns = get_u64(tb[CLEARPAGE_B_PROBE_NS]);
+	return 0;
+}
+
 static int parse_backend_entry(struct nlattr *entry,
 			       struct cp_backend_info *backends)
 {
@@ -326,7 +371,7 @@ static int parse_backend_entry(struct nlattr *entry,
 	b->reference_sample_ns = get_u64(tb[CLEARPAGE_B_REFERENCE_SAMPLE_NS]);
 	b->has_trials = tb[CLEARPAGE_B_TRIALS] != NULL;
 	b->trials = b->has_trials ? nla_get_u32(tb[CLEARPAGE_B_TRIALS]) : 0;
-	return 0;
+	return parse_backend_probe(tb, b);
 }
 
 int cp_parse_node(struct nlmsghdr *nlh, struct cp_node_info *info)
@@ -351,6 +396,14 @@ int cp_parse_node(struct nlmsghdr *nlh, struct cp_node_info *info)
 	info->helper_pages = get_u64(tb[CLEARPAGE_A_HELPER_PAGES]);
 	info->helpers_started = get_u64(tb[CLEARPAGE_A_HELPERS_STARTED]);
 	info->helpers_not_started = get_u64(tb[CLEARPAGE_A_HELPERS_NOT_STARTED]);
+	info->probe.present = tb[CLEARPAGE_A_PROBE_THRESHOLD] != NULL;
+	if (tb[CLEARPAGE_A_PROBE_HOT_TICKS])
+		info->probe.hot_ticks = nla_get_u32(tb[CLEARPAGE_A_PROBE_HOT_TICKS]);
+	if (tb[CLEARPAGE_A_PROBE_COLD_TICKS])
+		info->probe.cold_ticks = nla_get_u32(tb[CLEARPAGE_A_PROBE_COLD_TICKS]);
+	if (info->probe.present)
+		info->probe.threshold_ticks =
+			nla_get_u32(tb[CLEARPAGE_A_PROBE_THRESHOLD]);
 	if (tb[CLEARPAGE_A_BACKENDS])
 		nla_for_each_nested(pos, tb[CLEARPAGE_A_BACKENDS], rem)
 			if (parse_backend_entry(pos, info->backend) < 0)
@@ -640,6 +693,16 @@ int cp_set_helpers(struct cp_client *client, uint32_t node, uint32_t helpers)
 {
 	int n = transact(client, cp_msg_set_helpers(client->family, node,
 						    helpers),
+			 NULL, 0);
+
+	return n < 0 ? n : 0;
+}
+
+int cp_set_probe(struct cp_client *client, uint32_t node, int backend, bool on,
+		 int hot, int cold)
+{
+	int n = transact(client, cp_msg_set_probe(client->family, node, backend,
+						  on, hot, cold),
 			 NULL, 0);
 
 	return n < 0 ? n : 0;

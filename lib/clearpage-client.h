@@ -53,6 +53,22 @@ struct cp_backend_info {
 	/* Candidates timed on trial frames: a bit per strategy. */
 	bool has_trials;		/* the module runs trials (0.3) */
 	uint32_t trials;
+	/* The probe mode (clearpage.ko 0.4): hot and cold folios' strategies. */
+	bool has_probe;
+	bool probe;
+	int probe_hot;
+	int probe_cold;
+	uint64_t probe_hot_folios;
+	uint64_t probe_cold_folios;
+	uint64_t probe_ns;
+};
+
+/* The probe's calibration (nodeN/probe_calibration), TSC ticks. */
+struct cp_probe_calibration {
+	bool present;			/* the module has a probe (0.4) */
+	uint32_t hot_ticks;
+	uint32_t cold_ticks;
+	uint32_t threshold_ticks;	/* 0: it cannot tell, and is refused */
 };
 
 struct cp_node_info {
@@ -66,6 +82,7 @@ struct cp_node_info {
 	uint64_t helper_pages;
 	uint64_t helpers_started;
 	uint64_t helpers_not_started;
+	struct cp_probe_calibration probe;
 	int nr_strategies;
 	struct cp_strategy_info strategies[CLEARPAGE_STRATEGY_COUNT];
 	uint64_t latency[CLEARPAGE_LATENCY_BUCKETS];
@@ -106,6 +123,12 @@ int cp_set_trials(struct cp_client *client, uint32_t node, int backend,
 		  uint32_t trials);
 /* How many of the node's other CPUs help clear a gigantic folio. */
 int cp_set_helpers(struct cp_client *client, uint32_t node, uint32_t helpers);
+/*
+ * The probe mode of @backend: @on, hot folios cleared with @hot, cold ones
+ * with @cold; off (@on false) ignores both.
+ */
+int cp_set_probe(struct cp_client *client, uint32_t node, int backend, bool on,
+		 int hot, int cold);
 int cp_calibrate(struct cp_client *client, uint32_t node,
 		 struct cp_node_info *info);
 
@@ -127,6 +150,8 @@ struct nl_msg *cp_msg_set_pinned(int family, uint32_t node, int backend,
 struct nl_msg *cp_msg_set_trials(int family, uint32_t node, int backend,
 				 uint32_t trials);
 struct nl_msg *cp_msg_set_helpers(int family, uint32_t node, uint32_t helpers);
+struct nl_msg *cp_msg_set_probe(int family, uint32_t node, int backend,
+			       bool on, int hot, int cold);
 struct nl_msg *cp_msg_node(int family, uint8_t cmd, uint32_t node);
 int cp_parse_node(struct nlmsghdr *nlh, struct cp_node_info *info);
 /* -ENOMSG: a message of another command; -EINVAL: malformed. */

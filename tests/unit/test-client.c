@@ -79,6 +79,32 @@ static void test_requests(void)
 	      "set_helpers carries node and helpers u32, no backend");
 	nlmsg_free(msg);
 
+	msg = cp_msg_set_probe(FAMILY, 1, CLEARPAGE_BACKEND_HUGE, true,
+			       CLEARPAGE_STRATEGY_REP_STOSB,
+			       CLEARPAGE_STRATEGY_MOVNTI);
+	nlh = nlmsg_hdr(msg);
+	CHECK(genlmsg_hdr(nlh)->cmd == CLEARPAGE_CMD_SET_PROBE &&
+	      genlmsg_parse(nlh, 0, tb, CLEARPAGE_A_MAX, NULL) == 0 &&
+	      nla_get_u32(tb[CLEARPAGE_A_NODE]) == 1 &&
+	      tb[CLEARPAGE_A_BACKEND] &&
+	      nla_get_u8(tb[CLEARPAGE_A_BACKEND]) == CLEARPAGE_BACKEND_HUGE &&
+	      tb[CLEARPAGE_A_PROBE_HOT] && tb[CLEARPAGE_A_PROBE_COLD] &&
+	      nla_get_u8(tb[CLEARPAGE_A_PROBE_HOT]) == CLEARPAGE_STRATEGY_REP_STOSB &&
+	      nla_get_u8(tb[CLEARPAGE_A_PROBE_COLD]) == CLEARPAGE_STRATEGY_MOVNTI,
+	      "set_probe on carries node, backend and both strategies");
+	nlmsg_free(msg);
+
+	msg = cp_msg_set_probe(FAMILY, 1, CLEARPAGE_BACKEND_HUGE, false,
+			       CLEARPAGE_STRATEGY_REP_STOSB,
+			       CLEARPAGE_STRATEGY_MOVNTI);
+	nlh = nlmsg_hdr(msg);
+	CHECK(genlmsg_hdr(nlh)->cmd == CLEARPAGE_CMD_SET_PROBE &&
+	      genlmsg_parse(nlh, 0, tb, CLEARPAGE_A_MAX, NULL) == 0 &&
+	      tb[CLEARPAGE_A_BACKEND] && !tb[CLEARPAGE_A_PROBE_HOT] &&
+	      !tb[CLEARPAGE_A_PROBE_COLD],
+	      "set_probe off carries neither strategy");
+	nlmsg_free(msg);
+
 	msg = cp_msg_new(FAMILY, CLEARPAGE_CMD_GET_NODE, NLM_F_DUMP);
 	nlh = nlmsg_hdr(msg);
 	CHECK(genlmsg_hdr(nlh)->cmd == CLEARPAGE_CMD_GET_NODE &&
@@ -88,9 +114,12 @@ static void test_requests(void)
 	nlmsg_free(msg);
 }
 
-/* A GET_NODE reply as the kernel sends it; @bad_strategy: an id too big. */
-static struct nl_msg *node_reply(bool node_as_u8, bool with_node,
-				 bool bad_strategy)
+/*
+ * A GET_NODE reply as the kernel sends it; @bad_strategy: an id too big;
+ * @bad_probe: the probe's cold strategy too big.
+ */
+static struct nl_msg *node_reply_probe(bool node_as_u8, bool with_node,
+				       bool bad_strategy, bool bad_probe)
 {
 	struct nl_msg *msg = nlmsg_alloc();
 	struct nlattr *list, *entry;
@@ -110,6 +139,9 @@ static struct nl_msg *node_reply(bool node_as_u8, bool with_node,
 	nla_put_u64(msg, CLEARPAGE_A_HELPER_PAGES, 1000000);
 	nla_put_u64(msg, CLEARPAGE_A_HELPERS_STARTED, 20);
 	nla_put_u64(msg, CLEARPAGE_A_HELPERS_NOT_STARTED, 1);
+	nla_put_u32(msg, CLEARPAGE_A_PROBE_HOT_TICKS, 54);
+	nla_put_u32(msg, CLEARPAGE_A_PROBE_COLD_TICKS, 404);
+	nla_put_u32(msg, CLEARPAGE_A_PROBE_THRESHOLD, 229);
 	list = nla_nest_start(msg, CLEARPAGE_A_BACKENDS);
 	entry = nla_nest_start(msg, CLEARPAGE_A_ENTRY);
 	nla_put_u8(msg, CLEARPAGE_B_BACKEND, CLEARPAGE_BACKEND_4K);
@@ -126,6 +158,13 @@ static struct nl_msg *node_reply(bool node_as_u8, bool with_node,
 		   CLEARPAGE_STRATEGY_KERNEL);
 	nla_put_u8(msg, CLEARPAGE_B_PINNED, 0);
 	nla_put_u8(msg, CLEARPAGE_B_SOURCE, CLEARPAGE_SOURCE_DAEMON);
+	nla_put_u8(msg, CLEARPAGE_B_PROBE, 1);
+	nla_put_u8(msg, CLEARPAGE_B_PROBE_HOT, CLEARPAGE_STRATEGY_REP_STOSB);
+	nla_put_u8(msg, CLEARPAGE_B_PROBE_COLD, bad_probe ? 99 :
+		   CLEARPAGE_STRATEGY_CLZERO);
+	nla_put_u64(msg, CLEARPAGE_B_PROBE_HOT_FOLIOS, 11);
+	nla_put_u64(msg, CLEARPAGE_B_PROBE_COLD_FOLIOS, 13);
+	nla_put_u64(msg, CLEARPAGE_B_PROBE_NS, 4800);
 	nla_nest_end(msg, entry);
 	nla_nest_end(msg, list);
 	list = nla_nest_start(msg, CLEARPAGE_A_STRATEGIES);
@@ -155,6 +194,12 @@ static struct nl_msg *node_reply(bool node_as_u8, bool with_node,
 	return msg;
 }
 
+static struct nl_msg *node_reply(bool node_as_u8, bool with_node,
+				 bool bad_strategy)
+{
+	return node_reply_probe(node_as_u8, with_node, bad_strategy, false);
+}
+
 static void test_node_parse(void)
 {
 	const int k4 = CLEARPAGE_BACKEND_4K, huge = CLEARPAGE_BACKEND_HUGE;
@@ -165,6 +210,17 @@ static void test_node_parse(void)
 	CHECK(cp_parse_node(nlmsg_hdr(msg), &info) == 0, "node reply parses");
 	CHECK(info.node == 3 && info.pages_huge_prezeroed == 512,
 	      "node fields");
+	CHECK(info.probe.present && info.probe.hot_ticks == 54 &&
+	      info.probe.cold_ticks == 404 && info.probe.threshold_ticks == 229,
+	      "the probe's calibration");
+	CHECK(info.backend[huge].has_probe && info.backend[huge].probe &&
+	      info.backend[huge].probe_hot == CLEARPAGE_STRATEGY_REP_STOSB &&
+	      info.backend[huge].probe_cold == CLEARPAGE_STRATEGY_CLZERO &&
+	      info.backend[huge].probe_hot_folios == 11 &&
+	      info.backend[huge].probe_cold_folios == 13 &&
+	      info.backend[huge].probe_ns == 4800 &&
+	      !info.backend[k4].has_probe && !info.backend[k4].probe,
+	      "the huge backend's probe mode and counters");
 	CHECK(info.has_helpers && info.helpers == 3 && info.helped_folios == 7 &&
 	      info.helper_pages == 1000000 && info.helpers_started == 20 &&
 	      info.helpers_not_started == 1,
@@ -205,6 +261,10 @@ static void test_node_parse(void)
 	msg = node_reply(false, true, true);
 	CHECK(cp_parse_node(nlmsg_hdr(msg), &info) == -EINVAL,
 	      "a strategy id beyond the known ones is refused");
+	nlmsg_free(msg);
+	msg = node_reply_probe(false, true, false, true);
+	CHECK(cp_parse_node(nlmsg_hdr(msg), &info) == -EINVAL,
+	      "a probe strategy id beyond the known ones is refused");
 	nlmsg_free(msg);
 }
 
