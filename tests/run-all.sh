@@ -87,6 +87,11 @@ for kernel in $kernels; do
 	vm "$kernel" ranges "$module" "init_on_alloc=0 hugepagesz=2M hugepages=32" \
 		--node-mb 3072
 	vm "$kernel" initonalloc "$module" "hugepages=32" --module-test "$module_test"
+	# The huge backend's probe mode, under both init_on_alloc settings.
+	for cmdline in "init_on_alloc=0 hugepagesz=2M hugepages=32" "hugepagesz=2M hugepages=32"; do
+		vm "$kernel" probe "$module" "$cmdline" --node-mb 3072 \
+			--module-test "$module_test"
+	done
 	# 1 GiB pages cleared with helpers: node 1 has two CPUs and the page.
 	vm "$kernel" gigantic "$module" \
 		"init_on_alloc=0 hugepagesz=1G hugepages=1:1 hugepagesz=2M hugepages=32" \

@@ -26,8 +26,10 @@
  *       error.
  *
  *   cptest flip --nodes 0,1 --strategies a,b,... [--interval-ms N]
- *               [--seconds S] [--root DIR]
- *       Write strategies to DIR/nodeN/strategy in turn every N ms. Writes
+ *               [--seconds S] [--root DIR] [--file NAME]
+ *       Write strategies to DIR/nodeN/strategy (or DIR/nodeN/NAME: values
+ *       such as "rep_stosb movnti" and "off" to probe_huge) in turn every
+ *       N ms. Writes
  *       that fail because the module is being reloaded are counted, not
  *       fatal. Prints "flips=<ok> failed=<failed>".
  *
@@ -503,9 +505,11 @@ static int cmd_flip(int argc, char **argv)
 		{ "interval-ms", required_argument, NULL, 'i' },
 		{ "seconds", required_argument, NULL, 'S' },
 		{ "root", required_argument, NULL, 'r' },
+		{ "file", required_argument, NULL, 'f' },
 		{ 0 }
 	};
 	char *nodes[64], *strategies[16];
+	const char *file = "strategy";
 	int nr_nodes = 0, nr_strategies = 0, interval_ms = 3, c, i = 0;
 	const char *root = "/sys/kernel/clearpage";
 	long seconds = 5, ok = 0, failed = 0;
@@ -529,6 +533,9 @@ static int cmd_flip(int argc, char **argv)
 		case 'r':
 			root = optarg;
 			break;
+		case 'f':
+			file = optarg;
+			break;
 		default:
 			return 2;
 		}
@@ -541,8 +548,8 @@ static int cmd_flip(int argc, char **argv)
 	while (now() < deadline) {
 		const char *s = strategies[i % nr_strategies];
 
-		snprintf(path, sizeof(path), "%s/node%s/strategy", root,
-			 nodes[i % nr_nodes]);
+		snprintf(path, sizeof(path), "%s/node%s/%s", root,
+			 nodes[i % nr_nodes], file);
 		if (write_file(path, s, strlen(s)))
 			failed++;
 		else

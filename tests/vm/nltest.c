@@ -4,6 +4,8 @@
  *
  *   nltest set NODE STRATEGY admin|daemon --expect ok|ERRNO_NAME
  *              [--backend 4k|huge|all|NUMBER]
+ *   nltest probe NODE 4k|huge HOT|- COLD|- --expect ok|ERRNO_NAME
+ *       The probe mode on (a "-" leaves that attribute out: both, off).
  *   nltest get NODE --expect ok|ERRNO_NAME
  *       One request through libclearpage; prints the result and the
  *       kernel's extended ack message; exits 0 when it is the expected one.
@@ -84,6 +86,27 @@ static int cmd_set(int argc, char **argv)
 	err = cp_set_strategy(client, strtoul(argv[2], NULL, 0), backend,
 			      strategy < 0 ? 255 : strategy, source);
 	err = expect_result(err, client, "set", argv[6]);
+	cp_client_close(client);
+	return err;
+}
+
+static int cmd_probe(int argc, char **argv)
+{
+	struct cp_client *client;
+	int hot, cold, err;
+	bool on;
+
+	if (argc != 8 || strcmp(argv[6], "--expect"))
+		return 2;
+	hot = strcmp(argv[4], "-") ? cp_strategy_from_name(argv[4]) : -1;
+	cold = strcmp(argv[5], "-") ? cp_strategy_from_name(argv[5]) : -1;
+	on = hot >= 0 || cold >= 0;
+	err = cp_client_open(&client);
+	if (err)
+		return expect_result(err, NULL, "open", argv[7]);
+	err = cp_set_probe(client, strtoul(argv[2], NULL, 0),
+			   cp_backend_from_name(argv[3]), on, hot, cold);
+	err = expect_result(err, client, "probe", argv[7]);
 	cp_client_close(client);
 	return err;
 }
@@ -387,6 +410,8 @@ int main(int argc, char **argv)
 		return cmd_set(argc, argv);
 	if (!strcmp(argv[1], "get"))
 		return cmd_get(argc, argv);
+	if (!strcmp(argv[1], "probe"))
+		return cmd_probe(argc, argv);
 	if (!strcmp(argv[1], "fuzz"))
 		return cmd_fuzz(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "uevents"))
