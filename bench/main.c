@@ -18,6 +18,7 @@ static const struct {
 	{ "replay", bench_replay, "the real policy on real clears: adaptive vs static vs oracle" },
 	{ "ab", bench_ab, "macro A/B: interleaved repeats, Welch's t-test, a verdict" },
 	{ "gigantic", bench_gigantic, "a 1 GiB folio cleared by 1, 2, 4 ... CPUs, as the module's helpers do" },
+	{ "probe", bench_probe, "the huge backend's temperature probe: cost, hot and cold judged right" },
 	{ "advise", bench_advise, "measure this CPU; its allowlist line and policy settings" },
 };
 

@@ -177,6 +177,20 @@ check "gigantic.json: both kernel arms, every strategy per thread count, a helpe
 	json "$out/g/gigantic.json" "len(d['results']) == 2 + $nstrat * len('$gthreads'.split(',')) and all(r['ms_median'] > 0 and r['speedup_over_running_kernel'] > 0 for r in d['results']) and {r['arm'] for r in d['results']} >= {'kernel-6.x', 'kernel-7.x'} and len(d['helpers']) == 1 and 0 <= d['helpers'][0]['gigantic_helpers'] < $ncpu"
 check "gigantic.csv: the same rows" rows "$out/g/gigantic.csv" $((2 + nstrat * $(echo "$gthreads" | tr ',' '\n' | wc -l)))
 
+# probe: its calibration, and per regime (2m and 4k, burst and sustained;
+# loaded with --load) the probe's and the clear's time for hot and cold
+# units, and how many of each were judged right.
+check "probe runs" "$bench" probe --runs 1 --units 16 --pool 8M --out "$out/pr"
+check "probe.json: the calibration and the four regimes without a load, every unit judged" \
+	json "$out/pr/probe.json" "d['calibration']['hot_ticks'] > 0 and d['calibration']['cold_ticks'] > 0 and [r['regime'] for r in d['results']] == ['2m-burst', '2m-sustained', '4k-burst', '4k-sustained'] and all(r['hot_units'] + r['cold_units'] == 16 and 0 <= r['hot_right'] <= r['hot_units'] and 0 <= r['cold_right'] <= r['cold_units'] and r['probe_ns_hot'] > 0 and r['clear_ns_cold'] > 0 for r in d['results'])"
+check "probe.csv: a row per regime" rows "$out/pr/probe.csv" 4
+check "probe.svg" svg "$out/pr/probe.svg"
+if [ "$(nproc)" -ge 2 ]; then
+	check "probe --load: the loaded regimes too" "$bench" probe --runs 1 --units 16 --pool 8M --cpu 1 --load 0 --out "$out/pr2"
+	check "probe.json (--load): six regimes" \
+		json "$out/pr2/probe.json" "[r['regime'] for r in d['results']] == ['2m-burst', '2m-sustained', '2m-loaded', '4k-burst', '4k-sustained', '4k-loaded']"
+fi
+
 # bad input: exit 2, one line naming the problem
 expect2() {
 	local pattern=$1
@@ -198,6 +212,8 @@ check "trials without a frame for every candidate" expect2 "--trial-every" "$ben
 check "a load on the measured CPU" expect2 "--load" "$bench" replay --cpu 1 --load 1
 check "a load without --cpu" expect2 "--load" "$bench" replay --load 1
 check "an unknown regime" expect2 "--regime" "$bench" replay --regime idle
+check "probe: fewer than 2 units" expect2 "--units" "$bench" probe --units 1
+check "probe: a pool of less than two folios" expect2 "--pool" "$bench" probe --pool 2M
 check "burst and a load at once" expect2 "--load" "$bench" replay --regime burst --cpu 1 --load 0
 check "strategies: a load on the measured CPU" expect2 "--load" "$bench" strategies --cpu 1 --load 1
 check "huge pages that are not whole folios" expect2 "whole 2 MiB folios" "$bench" replay --backend huge --pages 100

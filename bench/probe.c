@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpage-bench probe: the temperature probe of clearpage.ko's huge
+ * backend (clearpage_probe() in strategies.h, the module's own routine) in
+ * user space: its calibration as the module measures it, what it costs
+ * beside the clear it decides, and how often it judges a hot and a cold
+ * unit right, in each memory regime.
+ *
+ * Units are 2 MiB folios (2m-*) or single 4 KiB pages at random addresses
+ * (4k-*: the probe's eight lines all in the page, what probing every 4 KiB
+ * fault would cost), from a pool far larger than the last-level cache;
+ * hot and cold ones interleaved at random, half and half.
+ *   burst      a hot unit was just cleared (its lines cached), a cold one
+ *              flushed from every cache; memory otherwise idle.
+ *   sustained  units in turn through the pool, each cleared right after
+ *              its probe, as the module clears it: a cold unit is the next
+ *              of the pool, untouched for a whole turn; a hot one was
+ *              written just before by the "application" (a folio freed
+ *              right after use).
+ *   loaded     sustained, with a memory-bandwidth load on another CPU
+ *              (--load).
+ * The clear after the probe is the kernel's routine (rep stosb with ERMS)
+ * over the unit, 2 MiB ranges for folios; cost is the probe's time over
+ * that clear's, both medians of the same units.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+enum { HOT, COLD };
+
+struct probe_bench {
+	struct bench_args args;
+	const char *pool_text;
+	uint64_t pool_bytes;
+	unsigned long units;		/* per run */
+	unsigned long threshold;	/* ticks, from the calibration */
+};
+
+struct regime_result {
+	const char *name;
+	double probe_ns[2];		/* median per unit, hot and cold */
+	double clear_ns[2];
+	unsigned long right[2], judged[2];
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: clearpage-bench probe [--runs N] [--units N] [--pool SIZE]\n"
+		"                             [--cpu C] [--node N] [--load CPU] [--out DIR]\n"
+		"  The huge backend's temperature probe: its calibration, its cost beside\n"
+		"  the clear, and how often it judges hot and cold 2 MiB folios and 4 KiB\n"
+		"  pages right, in the burst, sustained and loaded regimes.\n"
+		"  --units   hot and cold units per run, interleaved (default 64)\n"
+		"  --pool    the pool units come from (default 1G)\n"
+		"  --runs    runs per regime (default 5)\n"
+		"  --cpu, --node  run on CPU C, with memory on node N\n"
+		"  --load    the loaded regime too: a bandwidth load on this CPU (needs --cpu)\n"
+		"  --out     directory for probe.{json,csv,svg} (default bench-results)\n");
+}
+
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), compare_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * The module's calibration (kmod/calibration.c): the median ticks of the
+ * probe's loads over 64 KiB just written (cached) and just flushed.
+ */
+#define CALIBRATION_PAGES 16
+#define CALIBRATION_PASSES 15
+
+static double calibration_ticks(char *region, bool cached)
+{
+	double loads[CALIBRATION_PASSES * CLEARPAGE_PROBE_LINES];
+	unsigned long ticks[CLEARPAGE_PROBE_LINES];
+	size_t bytes = CALIBRATION_PAGES * BENCH_PAGE;
+
+	for (int pass = 0; pass < CALIBRATION_PASSES; pass++) {
+		memset(region, 0, bytes);
+		if (!cached)
+			bench_flush(region, bytes);
+		clearpage_probe(region, CALIBRATION_PAGES,
+				(unsigned long)pass * BENCH_PAGE % bytes, ~0UL,
+				ticks);
+		for (int i = 0; i < (int)CLEARPAGE_PROBE_LINES; i++)
+			loads[pass * CLEARPAGE_PROBE_LINES + i] = (double)ticks[i];
+	}
+	return median(loads, CALIBRATION_PASSES * CLEARPAGE_PROBE_LINES);
+}
+
+/* Make @unit hot or cold as @regime has it, before its probe. */
+static void prepare(const char *regime, char *unit, size_t bytes, int class)
+{
+	bool burst = strstr(regime, "burst") != NULL;
+
+	if (class == HOT && burst)
+		bench_clear_range(bench_kernel_routine(), unit, bytes);
+	else if (class == HOT)
+		memset(unit, 0x5a, bytes);
+	else if (burst)
+		bench_flush(unit, bytes);
+}
+
+/*
+ * One regime: --runs runs of --units units of @bytes each from @pool,
+ * hot and cold at random; the probe's verdict and time, then the clear's.
+ */
+static void measure_regime(const struct probe_bench *pb, char *pool,
+			   size_t bytes, struct regime_result *r)
+{
+	unsigned long total = pb->args.runs * pb->units, n[2] = { 0, 0 };
+	unsigned long nr_units = pb->pool_bytes / bytes, cursor = 0;
+	double *probe[2], *clear[2], tick_ns = bench_ns_per_tick();
+	unsigned int seed = 1;
+
+	for (int c = 0; c < 2; c++) {
+		probe[c] = calloc(total, sizeof(double));
+		clear[c] = calloc(total, sizeof(double));
+	}
+	for (unsigned long i = 0; i < total && probe[1] && clear[1]; i++) {
+		int class = rand_r(&seed) & 1;
+		unsigned long index = bytes == BENCH_PAGE ?
+				      (unsigned long)rand_r(&seed) % nr_units :
+				      cursor++ % nr_units;
+		char *unit = pool + index * bytes;
+		unsigned long fault = (unsigned long)rand_r(&seed) % bytes;
+		uint64_t t0, t1, t2;
+		unsigned int cached;
+
+		if (i % pb->units == 0)
+			bench_progress("probe: %s, run %lu", r->name,
+				       i / pb->units + 1);
+		prepare(r->name, unit, bytes, class);
+		t0 = bench_ticks();
+		cached = clearpage_probe(unit, bytes / BENCH_PAGE, fault,
+					 pb->threshold, NULL);
+		t1 = bench_ticks();
+		bench_clear_range(bench_kernel_routine(), unit, bytes);
+		t2 = bench_ticks();
+		r->judged[class]++;
+		r->right[class] += clearpage_probe_hot(cached) == (class == HOT);
+		probe[class][n[class]] = (double)(t1 - t0) * tick_ns;
+		clear[class][n[class]++] = (double)(t2 - t1) * tick_ns;
+	}
+	for (int c = 0; c < 2; c++) {
+		r->probe_ns[c] = probe[c] ? median(probe[c], n[c]) : 0;
+		r->clear_ns[c] = clear[c] ? median(clear[c], n[c]) : 0;
+		free(probe[c]);
+		free(clear[c]);
+	}
+	bench_progress_done();
+}
+
+static double share(double part, double whole)
+{
+	return whole > 0 ? part / whole : 0;
+}
+
+static double rate(unsigned long right, unsigned long judged)
+{
+	return judged ? (double)right / judged : 0;
+}
+
+static void report(struct bench_out *out, json_object *results,
+		   const struct regime_result *r)
+{
+	json_object *o = json_object_new_object();
+
+	printf("%-13s %8.0f %8.0f %10.0f %10.0f %7.2f%% %7.2f%% %6.1f%% %6.1f%%\n",
+	       r->name, r->probe_ns[HOT], r->probe_ns[COLD], r->clear_ns[HOT],
+	       r->clear_ns[COLD], 100 * share(r->probe_ns[HOT], r->clear_ns[HOT]),
+	       100 * share(r->probe_ns[COLD], r->clear_ns[COLD]),
+	       100 * rate(r->right[HOT], r->judged[HOT]),
+	       100 * rate(r->right[COLD], r->judged[COLD]));
+	fflush(stdout);
+	bench_out_csv(out, "%s,%.1f,%.1f,%.1f,%.1f,%lu,%lu,%lu,%lu", r->name,
+		      r->probe_ns[HOT], r->probe_ns[COLD], r->clear_ns[HOT],
+		      r->clear_ns[COLD], r->right[HOT], r->judged[HOT],
+		      r->right[COLD], r->judged[COLD]);
+	json_object_object_add(o, "regime", json_object_new_string(r->name));
+	json_object_object_add(o, "probe_ns_hot", json_object_new_double(r->probe_ns[HOT]));
+	json_object_object_add(o, "probe_ns_cold", json_object_new_double(r->probe_ns[COLD]));
+	json_object_object_add(o, "clear_ns_hot", json_object_new_double(r->clear_ns[HOT]));
+	json_object_object_add(o, "clear_ns_cold", json_object_new_double(r->clear_ns[COLD]));
+	json_object_object_add(o, "cost_share_hot",
+			       json_object_new_double(share(r->probe_ns[HOT], r->clear_ns[HOT])));
+	json_object_object_add(o, "cost_share_cold",
+			       json_object_new_double(share(r->probe_ns[COLD], r->clear_ns[COLD])));
+	json_object_object_add(o, "hot_right", json_object_new_int64((int64_t)r->right[HOT]));
+	json_object_object_add(o, "hot_units", json_object_new_int64((int64_t)r->judged[HOT]));
+	json_object_object_add(o, "cold_right", json_object_new_int64((int64_t)r->right[COLD]));
+	json_object_object_add(o, "cold_units", json_object_new_int64((int64_t)r->judged[COLD]));
+	json_object_array_add(results, o);
+}
+
+static const char plot[] =
+	"set title 'clearpage-bench probe: units judged right'\n"
+	"set style data histograms\nset style fill solid\nset yrange [0:100]\n"
+	"set ylabel '% judged right'\nset datafile separator ','\n"
+	"set key outside right\nset xtics rotate by -30\n"
+	"plot csv using (100 * $6 / $7):xtic(1) title 'hot', "
+	"'' using (100 * $8 / $9) title 'cold'\n";
+
+static int probe_option(int opt, const char *arg, void *ctx)
+{
+	struct probe_bench *pb = ctx;
+
+	switch (opt) {
+	case 'u':
+		return bench_parse_range(arg, "--units", 2, 1000000, &pb->units) ? 2 : 0;
+	case 'P':
+		if (bench_parse_sizes(arg, &pb->pool_bytes, 1) != 1 ||
+		    pb->pool_bytes < 2 * BENCH_HUGE) {
+			bench_error("--pool: '%s' is not a size of at least 4M, a multiple of 4K", arg);
+			return 2;
+		}
+		return 0;
+	}
+	return BENCH_GO_ON;
+}
+
+int bench_probe(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "units", required_argument, NULL, 'u' },
+		{ "pool", required_argument, NULL, 'P' },
+		BENCH_OPTION_RUNS, BENCH_OPTION_CPU, BENCH_OPTION_NODE,
+		BENCH_OPTION_LOAD, BENCH_OPTION_OUT, BENCH_OPTION_HELP,
+		{}
+	};
+	static const char *const regimes[] = { "2m-burst", "2m-sustained",
+					       "2m-loaded", "4k-burst",
+					       "4k-sustained", "4k-loaded" };
+	struct probe_bench pb = { .args = BENCH_ARGS(5), .units = 64,
+				  .pool_bytes = 1ULL << 30 };
+	struct bench_load *load = NULL;
+	struct bench_out out;
+	json_object *results, *cal;
+	double hot, cold;
+	char *pool;
+	int node, err;
+
+	err = bench_parse(argc, argv, options, &pb.args, usage, probe_option, &pb);
+	if (err != BENCH_GO_ON)
+		return err;
+	pb.pool_bytes -= pb.pool_bytes % BENCH_HUGE;
+	if (pb.args.cpu != ~0UL && bench_bind_cpu((int)pb.args.cpu))
+		return 1;
+	node = pb.args.node == ~0UL ? -1 : (int)pb.args.node;
+	pool = bench_map(pb.pool_bytes, node, true, true);
+	if (!pool)
+		return 1;
+	memset(pool, 1, pb.pool_bytes);
+	hot = calibration_ticks(pool, true);
+	cold = calibration_ticks(pool, false);
+	pb.threshold = clearpage_probe_threshold((unsigned long)hot,
+						 (unsigned long)cold);
+	printf("probe calibration: a cached line %.0f ticks, a line from memory %.0f, threshold %lu%s\n",
+	       hot, cold, pb.threshold,
+	       pb.threshold ? "" : " (cannot tell them apart: the module refuses the probe here)");
+	if (bench_out_open(&out, pb.args.out, "probe", argc, argv,
+			   "regime,probe_ns_hot,probe_ns_cold,clear_ns_hot,clear_ns_cold,hot_right,hot_units,cold_right,cold_units")) {
+		bench_unmap(pool, pb.pool_bytes);
+		return 1;
+	}
+	cal = json_object_new_object();
+	json_object_object_add(cal, "hot_ticks", json_object_new_double(hot));
+	json_object_object_add(cal, "cold_ticks", json_object_new_double(cold));
+	json_object_object_add(cal, "threshold_ticks",
+			       json_object_new_int64((int64_t)pb.threshold));
+	json_object_object_add(out.root, "calibration", cal);
+	results = json_object_new_array();
+	json_object_object_add(out.root, "results", results);
+	printf("%-13s %8s %8s %10s %10s %8s %8s %7s %7s\n", "regime",
+	       "probe-h", "probe-c", "clear-h", "clear-c", "cost-h", "cost-c",
+	       "hot-ok", "cold-ok");
+	for (size_t i = 0; i < sizeof(regimes) / sizeof(regimes[0]); i++) {
+		struct regime_result r = { .name = regimes[i] };
+		bool loaded = strstr(regimes[i], "loaded") != NULL;
+
+		if (loaded && pb.args.load_cpu == ~0UL)
+			continue;
+		if (loaded) {
+			load = bench_load_start((int)pb.args.load_cpu,
+						4 * bench_llc_bytes() + (256UL << 20));
+			if (!load) {
+				err = 1;
+				break;
+			}
+		}
+		measure_regime(&pb, pool, regimes[i][0] == '2' ? BENCH_HUGE : BENCH_PAGE, &r);
+		if (load) {
+			bench_load_stop(load);
+			load = NULL;
+		}
+		report(&out, results, &r);
+	}
+	printf("ns per unit (2m: a 2 MiB folio, 4k: a 4 KiB page), medians; cost: probe / clear (the kernel routine);\n"
+	       "ok: units judged right. CPU %s family %u model %u.\n",
+	       bench_cpu.vendor, bench_cpu.family, bench_cpu.model);
+	bench_unmap(pool, pb.pool_bytes);
+	bench_out_plot(&out, plot);
+	return bench_out_close(&out) || err == 1 ? 1 : 0;
+}
