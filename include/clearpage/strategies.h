@@ -455,7 +455,7 @@ static inline int clearpage_kernel_routine(const struct clearpage_cpu *cpu)
  * and in the direct map, so it cannot fault. The lines it brings into the
  * cache are overwritten by the clear right after.
  */
-#define CLEARPAGE_PROBE_LINES 8
+#define CLEARPAGE_PROBE_LINES 4
 
 static inline unsigned long clearpage_timed_load(const void *line)
 {
@@ -498,7 +498,10 @@ static inline void clearpage_probe_offsets(unsigned long nr_pages,
 /*
  * Probe the folio at @base (@nr_pages, faulted at byte @fault_offset):
  * how many of its CLEARPAGE_PROBE_LINES lines loaded in fewer than
- * @threshold ticks; the ticks of each in @ticks when not NULL.
+ * @threshold ticks. Without @ticks it stops as soon as the verdict of
+ * clearpage_probe_hot() is known (half the lines cached, or more than half
+ * not), which spares a cold folio most of its loads from memory; with
+ * @ticks it loads every line and gives the ticks of each.
  */
 static inline unsigned int clearpage_probe(const void *base,
 					   unsigned long nr_pages,
@@ -515,6 +518,9 @@ static inline unsigned int clearpage_probe(const void *base,
 		cached += t < threshold;
 		if (ticks)
 			ticks[i] = t;
+		else if (2 * cached >= CLEARPAGE_PROBE_LINES ||
+			 2 * (i + 1 - cached) > CLEARPAGE_PROBE_LINES)
+			break;
 	}
 	return cached;
 }

@@ -180,9 +180,11 @@ check "gigantic.csv: the same rows" rows "$out/g/gigantic.csv" $((2 + nstrat * $
 # probe: its calibration, and per regime (2m and 4k, burst and sustained;
 # loaded with --load) the probe's and the clear's time for hot and cold
 # units, and how many of each were judged right.
-check "probe runs" "$bench" probe --runs 1 --units 16 --pool 8M --out "$out/pr"
+check "probe runs" "$bench" probe --runs 1 --units 16 --pool 8M --mix 0,100 --out "$out/pr"
 check "probe.json: the calibration and the four regimes without a load, every unit judged" \
 	json "$out/pr/probe.json" "d['calibration']['hot_ticks'] > 0 and d['calibration']['cold_ticks'] > 0 and [r['regime'] for r in d['results']] == ['2m-burst', '2m-sustained', '4k-burst', '4k-sustained'] and all(r['hot_units'] + r['cold_units'] == 16 and 0 <= r['hot_right'] <= r['hot_units'] and 0 <= r['cold_right'] <= r['cold_units'] and r['probe_ns_hot'] > 0 and r['clear_ns_cold'] > 0 for r in d['results'])"
+check "probe.json: the mix, per regime and hot share, every arm timed" \
+	json "$out/pr/probe.json" "[(m['regime'], m['hot_percent']) for m in d['mix']] == [('2m-burst', 0), ('2m-burst', 100), ('2m-sustained', 0), ('2m-sustained', 100)] and all(m[a + '_ns'] > 0 for m in d['mix'] for a in ('hot', 'cold', 'probe', 'oracle')) and all(0 <= m['judged_right'] <= 1 and m['probe_to_best_static'] > 0 for m in d['mix'])"
 check "probe.csv: a row per regime" rows "$out/pr/probe.csv" 4
 check "probe.svg" svg "$out/pr/probe.svg"
 if [ "$(nproc)" -ge 2 ]; then
@@ -214,6 +216,8 @@ check "a load without --cpu" expect2 "--load" "$bench" replay --load 1
 check "an unknown regime" expect2 "--regime" "$bench" replay --regime idle
 check "probe: fewer than 2 units" expect2 "--units" "$bench" probe --units 1
 check "probe: a pool of less than two folios" expect2 "--pool" "$bench" probe --pool 2M
+check "probe: a hot share over 100" expect2 "--mix" "$bench" probe --mix 50,101
+check "probe: a pair of one strategy" expect2 "--pair" "$bench" probe --pair rep_stosb
 check "burst and a load at once" expect2 "--load" "$bench" replay --regime burst --cpu 1 --load 0
 check "strategies: a load on the measured CPU" expect2 "--load" "$bench" strategies --cpu 1 --load 1
 check "huge pages that are not whole folios" expect2 "whole 2 MiB folios" "$bench" replay --backend huge --pages 100
