@@ -208,8 +208,8 @@ struct nl_msg *cp_msg_set_probe(int family, uint32_t node, int backend,
 	struct nl_msg *msg = msg_backend(family, CLEARPAGE_CMD_SET_PROBE, node,
 					 backend);
 
-	if (msg && on && (nla_put_u8(msg, CLEARPAGE_A_PROBE_HOT, hot) < 0 ||
-			  nla_put_u8(msg, CLEARPAGE_A_PROBE_COLD, cold) < 0)) {
+	if (msg && on && ((hot >= 0 && nla_put_u8(msg, CLEARPAGE_A_PROBE_HOT, hot) < 0) ||
+			  (cold >= 0 && nla_put_u8(msg, CLEARPAGE_A_PROBE_COLD, cold) < 0))) {
 		nlmsg_free(msg);
 		return NULL;
 	}

@@ -125,7 +125,8 @@ int cp_set_trials(struct cp_client *client, uint32_t node, int backend,
 int cp_set_helpers(struct cp_client *client, uint32_t node, uint32_t helpers);
 /*
  * The probe mode of @backend: @on, hot folios cleared with @hot, cold ones
- * with @cold; off (@on false) ignores both.
+ * with @cold; off (@on false) ignores both. A negative strategy is left out
+ * of the request (which the module refuses).
  */
 int cp_set_probe(struct cp_client *client, uint32_t node, int backend, bool on,
 		 int hot, int cold);

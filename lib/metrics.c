@@ -194,6 +194,50 @@ static void per_node_helpers(FILE *out, const struct metrics_node *nodes,
 	}
 }
 
+/* The huge backend's probe, of nodes whose module has one. */
+static void per_node_probe(FILE *out, const struct metrics_node *nodes,
+			   int count)
+{
+	const struct cp_backend_info *be;
+	int i;
+
+	for (i = 0; i < count && !nodes[i].info->backend[CLEARPAGE_BACKEND_HUGE].has_probe; i++)
+		;
+	if (i == count)
+		return;
+	family(out, "clearpage_probe", "gauge",
+	       "1 while the node's huge backend is in probe mode (probe_huge): each folio cleared with the mode's hot or cold strategy as its timed loads find it.");
+	for (i = 0; i < count; i++) {
+		be = &nodes[i].info->backend[CLEARPAGE_BACKEND_HUGE];
+		if (be->has_probe)
+			fprintf(out, "clearpage_probe{node=\"%u\"} %d\n",
+				nodes[i].info->node, be->probe);
+	}
+	family(out, "clearpage_probe_folios_total", "counter",
+	       "Huge folios the probe judged hot and cold, per node.");
+	for (i = 0; i < count; i++) {
+		be = &nodes[i].info->backend[CLEARPAGE_BACKEND_HUGE];
+		if (!be->has_probe)
+			continue;
+		fprintf(out, "clearpage_probe_folios_total{node=\"%u\",verdict=\"hot\"} ",
+			nodes[i].info->node);
+		value(out, (double)be->probe_hot_folios);
+		fprintf(out, "clearpage_probe_folios_total{node=\"%u\",verdict=\"cold\"} ",
+			nodes[i].info->node);
+		value(out, (double)be->probe_cold_folios);
+	}
+	family(out, "clearpage_probe_seconds_total", "counter",
+	       "Time the probe's loads took, per node.");
+	for (i = 0; i < count; i++) {
+		be = &nodes[i].info->backend[CLEARPAGE_BACKEND_HUGE];
+		if (!be->has_probe)
+			continue;
+		fprintf(out, "clearpage_probe_seconds_total{node=\"%u\"} ",
+			nodes[i].info->node);
+		value(out, be->probe_ns / 1e9);
+	}
+}
+
 void metrics_format(FILE *out, const struct metrics_daemon *d,
 		    const struct metrics_node *nodes, int count)
 {
@@ -290,6 +334,7 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 	per_node_helpers(out, nodes, count, "clearpage_gigantic_helpers_not_started_total", "counter",
 			 "Helpers that had not started when every range was taken: cancelled, not waited for (their CPU was busy).",
 			 helpers_not_started_of);
+	per_node_probe(out, nodes, count);
 }
 
 struct metrics_args {

@@ -56,7 +56,10 @@ int main(int argc, char **argv)
 				.strategy = CLEARPAGE_STRATEGY_MOVNTI,
 				.reference_pages = 77 },
 			[CLEARPAGE_BACKEND_HUGE] = {
-				.strategy = CLEARPAGE_STRATEGY_KERNEL },
+				.strategy = CLEARPAGE_STRATEGY_KERNEL,
+				.has_probe = true, .probe = true,
+				.probe_hot_folios = 6, .probe_cold_folios = 9,
+				.probe_ns = 500000000 },
 		  },
 		  .strategies = {
 			{ .strategy = CLEARPAGE_STRATEGY_KERNEL,
@@ -131,6 +134,13 @@ int main(int argc, char **argv)
 	      strstr(text, "clearpage_gigantic_helpers_not_started_total{node=\"0\"} 2\n") &&
 	      !strstr(text, "clearpage_gigantic_helpers{node=\"1\"}"),
 	      "gigantic helpers per node, only where the module has them");
+	CHECK(strstr(text, "# TYPE clearpage_probe gauge\n") &&
+	      strstr(text, "clearpage_probe{node=\"0\"} 1\n") &&
+	      strstr(text, "clearpage_probe_folios_total{node=\"0\",verdict=\"hot\"} 6\n") &&
+	      strstr(text, "clearpage_probe_folios_total{node=\"0\",verdict=\"cold\"} 9\n") &&
+	      strstr(text, "clearpage_probe_seconds_total{node=\"0\"} 0.5\n") &&
+	      !strstr(text, "clearpage_probe{node=\"1\"}"),
+	      "the probe per node, only where the module has one");
 	CHECK(strstr(text, "clearpaged_module_attached 1\n") != NULL,
 	      "module attached");
 	CHECK(strstr(text, "clearpaged_up 1\n") &&
