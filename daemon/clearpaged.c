@@ -35,7 +35,7 @@ static void usage(FILE *out)
 		config_defaults(&defaults);
 		fprintf(out, "\nEvery setting, with its default (clearpaged.conf(5) explains each):\n\n");
 		config_print(&defaults, out);
-		fprintf(out, "\n[Node.N]\nStrategy=none\nGiganticHelpers=none\n");
+		fprintf(out, "\n[Node.N]\nStrategy=none\nGiganticHelpers=none\nProbe=none\n");
 	}
 }
 

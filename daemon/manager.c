@@ -134,8 +134,41 @@ static void apply_config_helpers(struct manager *m, int node)
 }
 
 /*
+ * [Node.N] Probe= from the configuration: the huge backend's probe mode,
+ * which pins it. A node that refuses it (its probe calibration cannot tell
+ * a cached line from memory) keeps the policy, and the log says why.
+ */
+static void apply_config_probe(struct manager *m, int node)
+{
+	int mode = m->config.node_probe[node], err;
+	const char *hot, *cold;
+
+	if (mode == CONFIG_PROBE_NONE)
+		return;
+	hot = policy_strategy_name(m->config.node_probe_hot[node]);
+	cold = policy_strategy_name(m->config.node_probe_cold[node]);
+	err = cp_set_probe(m->client, node, CLEARPAGE_BACKEND_HUGE,
+			   mode == CONFIG_PROBE_ON, m->config.node_probe_hot[node],
+			   m->config.node_probe_cold[node]);
+	if (err)
+		log_line(LOG_WARNING, "[Node.%d] Probe=%s%s%s from the configuration: %s%s%s; the huge backend keeps the policy",
+			 node, mode == CONFIG_PROBE_ON ? hot : "off",
+			 mode == CONFIG_PROBE_ON ? "," : "",
+			 mode == CONFIG_PROBE_ON ? cold : "", strerror(-err),
+			 *cp_client_error(m->client) ? ": " : "",
+			 cp_client_error(m->client));
+	else if (mode == CONFIG_PROBE_ON)
+		log_event(LOG_INFO, MESSAGE_ID_PIN_SEEN,
+			  "node %d huge: probe on (hot folios %s, cold folios %s), pinned by Probe= in the configuration",
+			  node, hot, cold);
+	else
+		log_line(LOG_INFO, "node %d huge: probe off, from Probe= in the configuration",
+			 node);
+}
+
+/*
  * [Node.N] from the configuration: Strategy= pins, applied as an admin;
- * GiganticHelpers=.
+ * GiganticHelpers=; Probe=.
  */
 static void apply_config_pins(struct manager *m)
 {
@@ -145,6 +178,7 @@ static void apply_config_pins(struct manager *m)
 		int strategy = m->config.node_strategy[node];
 
 		apply_config_helpers(m, node);
+		apply_config_probe(m, node);
 		if (strategy < 0)
 			continue;
 		err = cp_set_strategy(m->client, node, CP_BACKEND_ALL, strategy,

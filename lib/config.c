@@ -86,6 +86,9 @@ void config_defaults(struct daemon_config *config)
 	for (i = 0; i < CONFIG_MAX_NODES; i++) {
 		config->node_strategy[i] = -1;
 		config->node_helpers[i] = -1;
+		config->node_probe[i] = CONFIG_PROBE_NONE;
+		config->node_probe_hot[i] = -1;
+		config->node_probe_cold[i] = -1;
 	}
 	config_finish(config);
 }
@@ -219,7 +222,34 @@ static void warn_at(config_warn_fn warn, void *arg, const char *fmt,
 	warn(message, arg);
 }
 
-/* A key of [Node.N]: Strategy= or GiganticHelpers=. */
+/* Probe=: none, off, or HOT,COLD (two strategy names). */
+static int parse_probe(struct daemon_config *c, int node, const char *v)
+{
+	const char *comma = strchr(v, ',');
+	char hot[32];
+	int h, k;
+
+	if (!strcmp(v, "none") || !strcmp(v, "off")) {
+		c->node_probe[node] = strcmp(v, "off") ? CONFIG_PROBE_NONE :
+							 CONFIG_PROBE_OFF;
+		c->node_probe_hot[node] = c->node_probe_cold[node] = -1;
+		return 0;
+	}
+	if (!comma || (size_t)(comma - v) >= sizeof(hot))
+		return -EINVAL;
+	memcpy(hot, v, comma - v);
+	hot[comma - v] = '\0';
+	h = policy_strategy_from_name(hot);
+	k = policy_strategy_from_name(comma + 1);
+	if (h < 0 || k < 0)
+		return -EINVAL;
+	c->node_probe[node] = CONFIG_PROBE_ON;
+	c->node_probe_hot[node] = h;
+	c->node_probe_cold[node] = k;
+	return 0;
+}
+
+/* A key of [Node.N]: Strategy=, GiganticHelpers= or Probe=. */
 static int set_node_value(struct daemon_config *c, int node, const char *name,
 			  const char *v, const char *where, const char *section,
 			  config_warn_fn warn, void *warn_arg, char *error,
@@ -246,6 +276,12 @@ static int set_node_value(struct daemon_config *c, int node, const char *name,
 			return FAIL("%s: GiganticHelpers=%s: expected none or a count from 0 to %d (at most the node's CPUs less one)",
 				    where, v, CLEARPAGE_HELPERS_MAX);
 		c->node_helpers[node] = n;
+		return 0;
+	}
+	if (!strcmp(name, "Probe")) {
+		if (parse_probe(c, node, v))
+			return FAIL("%s: Probe=%s: expected none, off or HOT,COLD: two of kernel rep_stosb rep_stosq movq movnti clzero",
+				    where, v);
 		return 0;
 	}
 	warn_at(warn, warn_arg, "%s: unknown key '%s' in [%s], ignored", where,
@@ -635,7 +671,8 @@ void config_print(const struct daemon_config *c, FILE *out)
 	fprintf(out, "[CPU]\nAllowList=%s\nAllowUnlistedCPU=%s\n", c->allowlist,
 		c->allow_unlisted_cpu ? "yes" : "no");
 	for (n = 0; n < CONFIG_MAX_NODES; n++) {
-		if (c->node_strategy[n] < 0 && c->node_helpers[n] < 0)
+		if (c->node_strategy[n] < 0 && c->node_helpers[n] < 0 &&
+		    c->node_probe[n] == CONFIG_PROBE_NONE)
 			continue;
 		fprintf(out, "\n[Node.%d]\n", n);
 		if (c->node_strategy[n] >= 0)
@@ -643,5 +680,11 @@ void config_print(const struct daemon_config *c, FILE *out)
 				policy_strategy_name(c->node_strategy[n]));
 		if (c->node_helpers[n] >= 0)
 			fprintf(out, "GiganticHelpers=%d\n", c->node_helpers[n]);
+		if (c->node_probe[n] == CONFIG_PROBE_OFF)
+			fprintf(out, "Probe=off\n");
+		else if (c->node_probe[n] == CONFIG_PROBE_ON)
+			fprintf(out, "Probe=%s,%s\n",
+				policy_strategy_name(c->node_probe_hot[n]),
+				policy_strategy_name(c->node_probe_cold[n]));
 	}
 }

@@ -56,7 +56,19 @@ struct daemon_config {
 	 * to leave the module's setting alone
 	 */
 	int node_helpers[CONFIG_MAX_NODES];
+	/*
+	 * [Node.N] Probe=: the huge backend's probe mode, CONFIG_PROBE_NONE
+	 * to leave the module's setting alone, CONFIG_PROBE_OFF, or on with
+	 * node_probe_hot/cold.
+	 */
+	int node_probe[CONFIG_MAX_NODES];
+	int node_probe_hot[CONFIG_MAX_NODES];
+	int node_probe_cold[CONFIG_MAX_NODES];
 };
+
+#define CONFIG_PROBE_NONE (-1)
+#define CONFIG_PROBE_OFF 0
+#define CONFIG_PROBE_ON 1
 
 /*
  * Command-line options that override the files. They hold for the whole life

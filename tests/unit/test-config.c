@@ -57,7 +57,8 @@ static void test_dropins(const char *root)
 	write_file(root, "/usr/lib/clearpaged/clearpaged.conf.d/30-lib.conf",
 		   "[Policy]\nConfirmIntervals=9\n");
 	write_file(root, "/etc/clearpaged.conf.d/20-site.conf",
-		   "[Policy]\nMargin=0.2\n[Node.1]\nStrategy=movnti\nGiganticHelpers=3\n");
+		   "[Policy]\nMargin=0.2\n[Node.1]\nStrategy=movnti\nGiganticHelpers=3\n"
+		   "Probe=rep_stosb,clzero\n[Node.2]\nProbe=off\n");
 	write_file(root, "/etc/clearpaged.conf.d/30-lib.conf",
 		   "[Policy]\nConfirmIntervals=4\n");
 	write_file(root, "/etc/clearpaged.conf.d/ignored.txt", "garbage\n");
@@ -75,6 +76,12 @@ static void test_dropins(const char *root)
 	      "[Node.1] Strategy= pins node 1 only");
 	CHECK(c.node_helpers[1] == 3 && c.node_helpers[0] == -1,
 	      "[Node.1] GiganticHelpers= sets node 1's helpers only");
+	CHECK(c.node_probe[1] == CONFIG_PROBE_ON &&
+	      c.node_probe_hot[1] == CLEARPAGE_STRATEGY_REP_STOSB &&
+	      c.node_probe_cold[1] == CLEARPAGE_STRATEGY_CLZERO &&
+	      c.node_probe[2] == CONFIG_PROBE_OFF &&
+	      c.node_probe[0] == CONFIG_PROBE_NONE,
+	      "[Node.N] Probe= sets a pair, off, or leaves the node alone");
 
 	write_file(root, "/etc/clearpaged.conf", "[Daemon]\nDryRun=yes\n");
 	err = config_load(&c, root, collect_warning, NULL, error, sizeof(error));
@@ -105,6 +112,11 @@ static void test_errors(void)
 		{ "[Node.0]\nGiganticHelpers=two\n", "t.conf:2: GiganticHelpers=two: expected none" },
 		{ "[Node.0]\nGiganticHelpers=1.5\n", "t.conf:2: GiganticHelpers=1.5: expected none" },
 		{ "[Node.0]\nGiganticHelpers=\n", "t.conf:2: GiganticHelpers=: expected none" },
+		{ "[Node.0]\nProbe=rep_stosb\n", "t.conf:2: Probe=rep_stosb: expected none, off or HOT,COLD" },
+		{ "[Node.0]\nProbe=rep_stosb,fast\n", "t.conf:2: Probe=rep_stosb,fast: expected none, off or HOT,COLD" },
+		{ "[Node.0]\nProbe=rep_stosb,movnti,clzero\n", "t.conf:2: Probe=rep_stosb,movnti,clzero: expected none" },
+		{ "[Node.0]\nProbe=,movnti\n", "t.conf:2: Probe=,movnti: expected none" },
+		{ "[Node.0]\nProbe=on\n", "t.conf:2: Probe=on: expected none" },
 		{ "[Policy]\nMargin\n", "t.conf:2: expected Key=Value" },
 		{ "Margin=1\n", "t.conf:1: Margin= outside of a section" },
 		{ "[Policy\n", "t.conf:1: expected a section header" },
@@ -253,6 +265,10 @@ static void test_print_round_trip(void)
 	a.node_strategy[3] = CLEARPAGE_STRATEGY_MOVQ;
 	a.node_helpers[3] = 2;
 	a.node_helpers[5] = 0;
+	a.node_probe[3] = CONFIG_PROBE_ON;
+	a.node_probe_hot[3] = CLEARPAGE_STRATEGY_KERNEL;
+	a.node_probe_cold[3] = CLEARPAGE_STRATEGY_MOVNTI;
+	a.node_probe[6] = CONFIG_PROBE_OFF;
 	f = open_memstream(&text, &size);
 	config_print(&a, f);
 	fclose(f);

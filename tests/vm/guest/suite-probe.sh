@@ -215,7 +215,38 @@ if [ $emulated = 1 ]; then
 	echo 1 > $CP/node0/calibrate
 fi
 
-# 8. Stress: faults on both nodes while the probe flips between pairs and
+# 8. clearpaged applies [Node.N] Probe= at start and at a reload; a node
+# that refuses it is logged with the module's reason.
+DLOG=/tmp/clearpaged.log
+WAIT_LOG_SECONDS=20
+for n in $(nodes); do echo off > $CP/node$n/probe_huge; done
+mkdir -p /etc/clearpaged.conf.d
+printf '[Daemon]\nInterval=0.5\n[Policy]\nTrialCandidates=0\n[Node.1]\nProbe=kernel,movnti\n' > /etc/clearpaged.conf
+clearpaged > $DLOG 2>&1 &
+daemon=$!
+check "clearpaged: Probe=kernel,movnti applied to node 1" \
+	wait_log "node 1 huge: probe on (hot folios kernel, cold folios movnti), pinned by Probe="
+check "clearpaged: node 1's probe_huge is 'kernel movnti'" test "$(probe_mode 1)" = "kernel movnti"
+check "clearpaged: node 0's probe left alone (Probe= not given)" test "$(probe_mode 0)" = off
+if [ $emulated = 1 ]; then
+	echo 0 > $P/test_probe_calibration
+	echo 1 > $CP/node0/calibrate
+	printf '[Daemon]\nInterval=0.5\n[Policy]\nTrialCandidates=0\n[Node.1]\nProbe=off\n[Node.0]\nProbe=rep_stosb,movnti\n' > /etc/clearpaged.conf
+	kill -HUP $daemon
+	check "clearpaged: a reload turns node 1's probe off" wait_log "node 1 huge: probe off, from Probe="
+	check "clearpaged: node 0 refuses Probe= (its calibration cannot tell), logged with the reason" \
+		wait_log "\\[Node.0\\] Probe=rep_stosb,movnti from the configuration: Invalid argument: the node's probe calibration cannot tell"
+	check "clearpaged: node 0's probe stayed off" test "$(probe_mode 0)" = off
+	echo 1 > $P/test_probe_calibration
+	echo 1 > $CP/node0/calibrate
+fi
+kill -TERM $daemon
+wait $daemon
+info "daemon log: $(grep -i 'probe' $DLOG | tr '\n' '|')"
+rm -f /etc/clearpaged.conf
+for n in $(nodes); do echo "rep_stosb movnti" > $CP/node$n/probe_huge; done
+
+# 9. Stress: faults on both nodes while the probe flips between pairs and
 # off every 5 ms, its verdict in turn; every byte zero.
 echo 3 > $P/test_probe_verdict
 seconds=${CPVM_SECONDS:-16}
