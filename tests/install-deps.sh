@@ -167,6 +167,28 @@ linux-headers-6.12*) unpack_headers "${headers_612#linux-headers-}" "$root" ;;
 *) echo "install-deps.sh: trixie offers no 6.12 headers" >&2; exit 1 ;;
 esac
 
+# The QEMU the parallel suites boot with multi-threaded TCG (run-vm.sh
+# --parallel): bookworm-backports' (10.0), unpacked into the cache, not
+# installed. Bookworm's own QEMU 7.2 runs the other suites; with its vCPUs
+# in parallel it executes kernel text that another vCPU has just patched
+# back (a kprobe, a static call, a livepatch transition): an int3 Oops or a
+# jump to 0 within seconds on every kernel, clearpage loaded or not
+# (doc/tests.md, the textpoke suite).
+qemu_dir=$cache/qemu
+if [ ! -x "$qemu_dir/usr/bin/qemu-system-x86_64" ]; then
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp"
+	(cd "$tmp" && apt-get download -q -t bookworm-backports qemu-system-x86 \
+		qemu-system-common qemu-system-data seabios)
+	rm -rf "$qemu_dir" && mkdir -p "$qemu_dir"
+	for deb in "$tmp"/*.deb; do
+		dpkg-deb -x "$deb" "$qemu_dir"
+	done
+	rm -rf "$tmp"
+fi
+"$qemu_dir/usr/bin/qemu-system-x86_64" --version | head -n 1 |
+	sed "s|^|install-deps.sh: $qemu_dir (not installed): |"
+
 # promtool, to check clearpaged's metrics: only the binary, extracted from
 # Debian's prometheus package rather than installing (and starting) the
 # server.

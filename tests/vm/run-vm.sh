@@ -9,7 +9,7 @@
 #                      [--module-test KO] [--ko KO]... [--bin PROGRAM]...
 #                      [--append "ARGS"]
 #                      [--log FILE] [--timeout SECONDS] [--node-mb MIB]
-#                      [--cpu MODEL] [--cpus N]
+#                      [--cpu MODEL] [--cpus N] [--parallel]
 #
 # --node-mb sizes each of the two NUMA nodes (default 512; 1536 leaves room
 # for a 1 GiB huge page on each).
@@ -21,6 +21,11 @@
 #
 # --cpu sets QEMU's CPU model (default max; "max,erms=off" hides ERMS, so
 # the guest kernel clears with rep stosq or movq and rep_stosb is slow).
+#
+# --parallel runs the vCPUs in parallel (multi-threaded TCG), with the
+# QEMU tests/install-deps.sh unpacks from bookworm-backports into the cache:
+# bookworm's QEMU 7.2 then executes kernel text another vCPU has just
+# patched back, and crashes any kernel (doc/tests.md, suite textpoke).
 #
 # --module-test adds the test build of the module (kmod/build.sh ... test,
 # which loads only with testing=1) as /modules/clearpage-test.ko.
@@ -46,6 +51,7 @@ timeout=1200
 node_mb=512
 cpu=max
 cpus=2
+parallel=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -58,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--ko) kos+=("$2"); shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
+	--parallel) parallel=1; shift ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--node-mb) node_mb=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
@@ -82,6 +89,13 @@ vmlinuz=$(kernel_image "$kernel")
 busybox=/bin/busybox
 [ -x "$busybox" ] || { echo "run-vm.sh: $busybox not found (apt-get install busybox-static)" >&2; exit 2; }
 qemu=$(command -v qemu-system-x86_64) || { echo "run-vm.sh: qemu-system-x86_64 not found (apt-get install qemu-system-x86)" >&2; exit 2; }
+qemu_args=()
+if [ $parallel = 1 ]; then
+	qemu_dir=${CLEARPAGE_CACHE:-/var/cache/clearpage-tests}/qemu
+	qemu=$qemu_dir/usr/bin/qemu-system-x86_64
+	[ -x "$qemu" ] || { echo "run-vm.sh: --parallel needs the QEMU in $qemu_dir: run tests/install-deps.sh as root" >&2; exit 2; }
+	qemu_args=(-L "$qemu_dir/usr/share/qemu" -L "$qemu_dir/usr/share/seabios")
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -110,11 +124,12 @@ chmod +x "$root/init" "$root"/tests/*.sh "$root/bin/"*
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz"
 
 accel="-accel tcg,thread=${CLEARPAGE_VM_TCG_THREAD:-single}"
+[ $parallel = 1 ] && accel="-accel tcg,thread=multi"
 [ "${CLEARPAGE_VM_KVM:-0}" = 1 ] && accel="-accel kvm"
 [ -n "$log" ] || log=$work/console.log
 
 set +e
-timeout --foreground -k 10 "$timeout" "$qemu" $accel -cpu "$cpu" -m $((2 * node_mb))M \
+timeout --foreground -k 10 "$timeout" "$qemu" "${qemu_args[@]}" $accel -cpu "$cpu" -m $((2 * node_mb))M \
 	-smp $cpus,sockets=$cpus,cores=1,threads=1 \
 	-object memory-backend-ram,id=m0,size=${node_mb}M \
 	-numa node,nodeid=0,cpus=0,memdev=m0 \
