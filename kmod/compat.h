@@ -98,6 +98,17 @@ static inline void clearpage_kernel_clear_pages(void *kaddr, unsigned long nr)
 
 /* 6.9 renamed the task patch state "no transition running". */
 #include <linux/livepatch.h>
+/*
+ * Before the WARN in rethook_find_ret_addr() was dropped upstream ("an
+ * expected condition"), a livepatch transition's stack check of a task
+ * preempted inside a kretprobed function WARNs (6.1). 6.12 has it no more.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+#define CLEARPAGE_RETHOOK_WARNS 1
+#else
+#define CLEARPAGE_RETHOOK_WARNS 0
+#endif
+
 #ifndef KLP_TRANSITION_IDLE
 #define KLP_TRANSITION_IDLE KLP_UNDEFINED
 #endif
