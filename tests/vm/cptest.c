@@ -33,6 +33,15 @@
  *       that fail because the module is being reloaded are counted, not
  *       fatal. Prints "flips=<ok> failed=<failed>".
  *
+ *   cptest sysfs-fuzz [--count N] [--seed S] [--uid UID] [--root DIR]
+ *       Write N random inputs to the writable files of every node of DIR
+ *       (default /sys/kernel/clearpage), optionally after dropping to UID:
+ *       names, names joined oddly, numbers, bytes, overlong strings, with
+ *       and without a newline. Every writable file's content is read before
+ *       and after each write: a refused write must change nothing. Prints
+ *       "writes=N accepted=A refused=R changed_by_refused=C"; exits 0 only
+ *       when C is 0.
+ *
  *   cptest write FILE [--data STRING | --repeat N] [--uid UID]
  *                --expect ok|ERRNO_NAME[,...]
  *       Write STRING (\n and \0 escapes allowed) or N bytes of 'a' to FILE in
@@ -646,10 +655,153 @@ static int cmd_write(int argc, char **argv)
 	return got && one_of(got, expect) ? 0 : 1;
 }
 
+/* The files a write may change, per node (calibrate is not fuzzed: slow). */
+static const char *const fuzz_files[] = {
+	"strategy", "strategy_4k", "strategy_huge", "pinned", "pinned_4k",
+	"pinned_huge", "trials_4k", "trials_huge", "probe_huge",
+	"gigantic_helpers",
+};
+#define FUZZ_FILES (sizeof(fuzz_files) / sizeof(fuzz_files[0]))
+
+/* Everything the fuzzed files read, of every node, in one string. */
+static void fuzz_state(const char *root, int nodes, char *out, size_t size)
+{
+	size_t len = 0;
+	char path[256];
+
+	out[0] = '\0';
+	for (int n = 0; n < nodes; n++)
+		for (size_t f = 0; f < FUZZ_FILES && len + 1 < size; f++) {
+			int fd;
+			ssize_t got;
+
+			snprintf(path, sizeof(path), "%s/node%d/%s", root, n,
+				 fuzz_files[f]);
+			fd = open(path, O_RDONLY);
+			if (fd < 0)
+				continue;
+			got = read(fd, out + len, size - len - 1);
+			close(fd);
+			if (got > 0)
+				len += got;
+			out[len] = '\0';
+		}
+}
+
+/* A random input of at most @size - 1 bytes in @buf; returns its length. */
+static size_t fuzz_input(unsigned int *seed, char *buf, size_t size)
+{
+	static const char *const words[] = {
+		"kernel", "rep_stosb", "rep_stosq", "movq", "movnti", "clzero",
+		"none", "off", "on", "0", "1", "2", "31", "32", "-1", "4294967296",
+		"all", "kernel movnti", "rep_stosb clzero", "movq movq", " ", "",
+		"\n", "0x1", "1e3", "rep_stosb\tmovnti",
+	};
+	size_t len = 0, n;
+	int parts = 1 + rand_r(seed) % 3;
+
+	switch (rand_r(seed) % 4) {
+	case 0:	/* random bytes (an empty write never reaches the file) */
+		len = 1 + rand_r(seed) % 64;
+		for (size_t i = 0; i < len; i++)
+			buf[i] = (char)rand_r(seed);
+		return len;
+	case 1:	/* overlong */
+		len = size - 1 - rand_r(seed) % 16;
+		memset(buf, 'a' + rand_r(seed) % 26, len);
+		return len;
+	default: /* words, joined by nothing, a space or a comma */
+		for (int p = 0; p < parts; p++) {
+			const char *w = words[rand_r(seed) % (sizeof(words) / sizeof(words[0]))];
+
+			if (p && len + 1 < size)
+				buf[len++] = " ,"[rand_r(seed) % 2];
+			n = strlen(w);
+			if (len + n >= size)
+				break;
+			memcpy(buf + len, w, n);
+			len += n;
+		}
+		if ((!len || rand_r(seed) % 2) && len + 1 < size)
+			buf[len++] = '\n';
+		return len;
+	}
+}
+
+static int cmd_sysfs_fuzz(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "count", required_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ "root", required_argument, NULL, 'r' },
+		{ 0 }
+	};
+	static char before[65536], after[65536];
+	const char *root = "/sys/kernel/clearpage";
+	long count = 1000, accepted = 0, refused = 0, changed = 0;
+	unsigned int seed = 1;
+	int c, uid = -1, nodes = 0;
+	char path[256], input[8192];
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			count = atol(optarg);
+			break;
+		case 's':
+			seed = (unsigned int)strtoul(optarg, NULL, 0);
+			break;
+		case 'u':
+			uid = atoi(optarg);
+			break;
+		case 'r':
+			root = optarg;
+			break;
+		default:
+			return 2;
+		}
+	}
+	for (;; nodes++) {
+		snprintf(path, sizeof(path), "%s/node%d", root, nodes);
+		if (access(path, F_OK))
+			break;
+	}
+	if (!nodes) {
+		fprintf(stderr, "cptest sysfs-fuzz: no node under %s\n", root);
+		return 2;
+	}
+	if (uid >= 0 && (setgid(uid) || setuid(uid))) {
+		perror("cptest sysfs-fuzz: setuid");
+		return 2;
+	}
+	for (long i = 0; i < count; i++) {
+		size_t len = fuzz_input(&seed, input, sizeof(input));
+
+		snprintf(path, sizeof(path), "%s/node%d/%s", root,
+			 rand_r(&seed) % nodes,
+			 fuzz_files[rand_r(&seed) % FUZZ_FILES]);
+		fuzz_state(root, nodes, before, sizeof(before));
+		if (!write_file(path, input, len)) {
+			accepted++;
+			continue;
+		}
+		refused++;
+		fuzz_state(root, nodes, after, sizeof(after));
+		if (strcmp(before, after)) {
+			changed++;
+			fprintf(stderr, "refused write to %s changed the state\n", path);
+		}
+	}
+	printf("writes=%ld accepted=%ld refused=%ld changed_by_refused=%ld\n",
+	       count, accepted, refused, changed);
+	return changed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: cptest fault|flip|write ...\n");
+		fprintf(stderr, "usage: cptest fault|flip|sysfs-fuzz|write ...\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -659,6 +811,8 @@ int main(int argc, char **argv)
 		return cmd_flip(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "write"))
 		return cmd_write(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sysfs-fuzz"))
+		return cmd_sysfs_fuzz(argc - 1, argv + 1);
 	fprintf(stderr, "cptest: unknown command %s\n", argv[1]);
 	return 2;
 }

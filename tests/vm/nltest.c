@@ -156,7 +156,7 @@ static char *random_attrs(char *p, char *end, int depth)
 	int i, n = rnd(6);
 
 	for (i = 0; i < n; i++) {
-		uint16_t type = rnd(14), len = rnd(20);
+		uint16_t type = rnd(CLEARPAGE_A_MAX + 3), len = rnd(20);
 		uint32_t id = huge_ids[rnd(7)];
 		size_t b;
 
@@ -175,7 +175,8 @@ static char *random_attrs(char *p, char *end, int depth)
 					break;
 				inner = random_attrs(p + NLA_HDRLEN, end,
 						     depth + 1);
-				nest->nla_type = NLA_F_NESTED | rnd(12);
+				nest->nla_type = NLA_F_NESTED |
+						 rnd(CLEARPAGE_A_MAX + 3);
 				nest->nla_len = inner - p;
 				p = inner;
 				break;
@@ -194,7 +195,9 @@ static char *random_attrs(char *p, char *end, int depth)
 static bool is_mutating(uint8_t cmd)
 {
 	return cmd == CLEARPAGE_CMD_SET_STRATEGY ||
-	       cmd == CLEARPAGE_CMD_SET_PINNED || cmd == CLEARPAGE_CMD_CALIBRATE;
+	       cmd == CLEARPAGE_CMD_SET_PINNED || cmd == CLEARPAGE_CMD_CALIBRATE ||
+	       cmd == CLEARPAGE_CMD_SET_TRIALS || cmd == CLEARPAGE_CMD_SET_HELPERS ||
+	       cmd == CLEARPAGE_CMD_SET_PROBE;
 }
 
 struct fuzz_stats {
