@@ -340,11 +340,6 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 	int i, b;
 
 	printf("{\"node\":%u", n->node);
-	if (n->probe.present)
-		printf(",\"probe_calibration\":{\"hot_ticks\":%u,"
-		       "\"cold_ticks\":%u,\"threshold_ticks\":%u}",
-		       n->probe.hot_ticks, n->probe.cold_ticks,
-		       n->probe.threshold_ticks);
 	if (!calibration_only) {
 		printf(",\"pages_huge_prezeroed\":%llu",
 		       (unsigned long long)n->pages_huge_prezeroed);
@@ -442,6 +437,11 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 		if (i)
 			printf("}");
 	}
+	if (n->probe.present)
+		printf(",\"probe_calibration\":{\"hot_ticks\":%u,"
+		       "\"cold_ticks\":%u,\"threshold_ticks\":%u}",
+		       n->probe.hot_ticks, n->probe.cold_ticks,
+		       n->probe.threshold_ticks);
 	printf("}");
 }
 
