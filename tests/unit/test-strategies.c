@@ -219,6 +219,60 @@ static void test_detection(const struct clearpage_cpu *cpu)
 	}
 }
 
+/*
+ * The temperature probe: its lines lie inside the folio, line-aligned, the
+ * faulting one first, no two in one page of a folio of eight pages or
+ * more; with every line cached (an infinite threshold) the folio is hot
+ * after half the lines, with none cached (threshold 0) cold after one more
+ * than half; the calibration's threshold lies halfway, or is 0 where the
+ * two loads are less than 2x apart.
+ */
+static void test_probe(unsigned char *area)
+{
+	static const unsigned long sizes[] = { 1, 4, 8, 16, 512, 262144 };
+	unsigned long offsets[CLEARPAGE_PROBE_LINES], ticks[CLEARPAGE_PROBE_LINES];
+	unsigned int i, j, k;
+	int bad = 0;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		unsigned long bytes = sizes[i] * CLEARPAGE_PAGE_SIZE;
+
+		for (k = 0; k < 3; k++) {
+			unsigned long fault = k == 0 ? 0 : k == 1 ? bytes / 2 + 100 : bytes - 1;
+
+			clearpage_probe_offsets(sizes[i], fault, offsets);
+			bad |= offsets[0] != (fault & ~(CLEARPAGE_LINE_SIZE - 1));
+			for (j = 0; j < CLEARPAGE_PROBE_LINES; j++) {
+				bad |= offsets[j] >= bytes ||
+				       offsets[j] % CLEARPAGE_LINE_SIZE;
+				if (j && sizes[i] >= 8)
+					bad |= offsets[j] / CLEARPAGE_PAGE_SIZE ==
+					       offsets[j - 1] / CLEARPAGE_PAGE_SIZE;
+			}
+		}
+		clearpage_probe_offsets(sizes[i], bytes, offsets);
+		bad |= offsets[0] != 0;
+	}
+	CHECK(!bad, "probe lines lie in the folio, line-aligned, the faulting one first, one per part");
+	CHECK(clearpage_probe(area, 512, 0, ~0UL, NULL) == CLEARPAGE_PROBE_LINES / 2 &&
+	      clearpage_probe_hot(CLEARPAGE_PROBE_LINES / 2),
+	      "every line cached: hot, after half the lines");
+	CHECK(clearpage_probe(area, 512, 0, 0, NULL) == 0 &&
+	      !clearpage_probe_hot(0),
+	      "no line cached: cold");
+	for (j = 0; j < CLEARPAGE_PROBE_LINES; j++)
+		ticks[j] = 0;
+	clearpage_probe(area, 512, 4096, 0, ticks);
+	for (j = 0, bad = 0; j < CLEARPAGE_PROBE_LINES; j++)
+		bad |= !ticks[j];
+	CHECK(!bad, "with ticks every line is loaded and timed");
+	CHECK(clearpage_probe_threshold(50, 400) == 225 &&
+	      clearpage_probe_threshold(50, 100) == 75 &&
+	      clearpage_probe_threshold(50, 99) == 0 &&
+	      clearpage_probe_threshold(0, 400) == 0,
+	      "threshold halfway, 0 when the loads are less than 2x apart");
+}
+
 int main(void)
 {
 	struct clearpage_cpu cpu;
@@ -239,6 +293,8 @@ int main(void)
 	/* The middle 2 MiB of the area is 2 MiB aligned, like a huge page. */
 	area = (unsigned char *)((((uintptr_t)raw + 2 * HUGE_SIZE - 1) &
 				  ~(HUGE_SIZE - 1)) - HUGE_SIZE);
+	memset(area, 0, area_size);
+	test_probe(area);
 	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
 		if (!clearpage_strategy_available(&cpu, strategy)) {
 			SKIP("%s: this CPU (%s family %u model %u) does not support it",
