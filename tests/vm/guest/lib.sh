@@ -83,3 +83,50 @@ wait_log() {
 		sleep 0.1
 	done
 }
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds.
+wait_for() {
+	t=$(($1 * 10))
+	shift
+	while ! "$@" 2>/dev/null; do
+		t=$((t - 1))
+		[ $t -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# no_transition PATCH: the livepatch PATCH is in no transition.
+no_transition() { test "$(cat /sys/kernel/livepatch/$1/transition)" = 0; }
+
+# background_faults DIR SECONDS: 4 KiB (MADV_DONTNEED again and again) and
+# THP faults on node 0, forked 4 KiB and hugetlb faults on node 1, over
+# memory filled with a pattern, every byte checked, for SECONDS (or until
+# SIGTERM ends the round); their output in DIR/a ... DIR/d, their jobs in
+# $fault_jobs for wait_jobs.
+background_faults() {
+	mkdir -p $1
+	cptest fault --kind 4k --node 0 --mb 16 --seconds $2 --dirty --dontneed >$1/a 2>&1 &
+	fault_jobs="a:$!"
+	cptest fault --kind thp --node 0 --mb 16 --seconds $2 --dirty --fault-at random >$1/b 2>&1 &
+	fault_jobs="$fault_jobs b:$!"
+	cptest fault --kind 4k --node 1 --mb 16 --seconds $2 --dirty --fork >$1/c 2>&1 &
+	fault_jobs="$fault_jobs c:$!"
+	cptest fault --kind hugetlb --node 1 --mb 8 --seconds $2 --dirty --fault-at random >$1/d 2>&1 &
+	fault_jobs="$fault_jobs d:$!"
+}
+
+# wait_jobs DIR WHAT NAME:PID...: wait for each job, one check of its exit
+# status with its output (DIR/NAME) each; the pages it checked add up in
+# total_pages.
+wait_jobs() {
+	dir=$1 what=$2
+	shift 2
+	for job in "$@"; do
+		wait ${job##*:}
+		rc=$?
+		out=$(tr '\n' ' ' < $dir/${job%%:*})
+		pages=$(echo "$out" | sed -n 's/.*pages=\([0-9]*\).*/\1/p')
+		total_pages=$((total_pages + ${pages:-0}))
+		check "$what ${job%%:*}: $out" test $rc -eq 0
+	done
+}

@@ -10,17 +10,6 @@
 # init_on_alloc=0 and hugetlb pages.
 LP=/sys/kernel/livepatch/klp_other
 
-# wait_for SECONDS COMMAND...: until COMMAND succeeds.
-wait_for() {
-	t=$(($1 * 10))
-	shift
-	while ! "$@" 2>/dev/null; do
-		t=$((t - 1))
-		[ $t -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
-no_transition() { test "$(cat $LP/transition)" = 0; }
 gone() { test ! -e $LP; }
 
 if ! load_module clearpage; then
@@ -37,26 +26,18 @@ check "two vCPUs online" test "$(nproc)" -ge 2
 # later kernels keep it on once the other patch is applied.
 set_all movq
 check "another livepatch loads" insmod /modules/klp_other.ko replace=0
-check "its transition completes" wait_for 30 no_transition
+check "its transition completes" wait_for 30 no_transition klp_other
 case "$(uname -r)" in
 6.1.*) want="4k inactive: livepatch klp_other is present" ;;
 *) want="4k active" ;;
 esac
 check "with another livepatch present: $want" wait_for 10 grep -q "^$want" $CP/backends
 check "the other livepatch is disabled and removed" \
-	sh -c "echo 0 > $LP/enabled && while [ -e $LP ]; do sleep 0.1; done && rmmod klp_other"
+	sh -c "echo 0 > $LP/enabled" && wait_for 30 gone && rmmod klp_other
 check "without it: 4k active" wait_for 10 grep -qx "4k active" $CP/backends
 
 seconds=${CPVM_SECONDS:-30}
-mkdir -p /tmp/flip
-cptest fault --kind 4k --node 0 --mb 16 --seconds $seconds --dirty --dontneed >/tmp/flip/a 2>&1 &
-pid_a=$!
-cptest fault --kind thp --node 0 --mb 16 --seconds $seconds --dirty --fault-at random >/tmp/flip/b 2>&1 &
-pid_b=$!
-cptest fault --kind 4k --node 1 --mb 16 --seconds $seconds --dirty --fork >/tmp/flip/c 2>&1 &
-pid_c=$!
-cptest fault --kind hugetlb --node 1 --mb 8 --seconds $seconds --dirty --fault-at random >/tmp/flip/d 2>&1 &
-pid_d=$!
+background_faults /tmp/flip $seconds
 cptest flip --nodes 0,1 --strategies "$(echo $avail | tr ' ' ',')" --interval-ms 5 --seconds $seconds >/tmp/flip/flip 2>&1 &
 pid_flip=$!
 
@@ -67,7 +48,7 @@ end=$((start + seconds - 4))
 reloaded=0
 while [ $(date +%s) -lt $end ]; do
 	if insmod /modules/klp_other.ko replace=0 &&
-	   wait_for 30 no_transition &&
+	   wait_for 30 no_transition klp_other &&
 	   echo 0 > $LP/enabled && wait_for 30 gone &&
 	   rmmod klp_other; then
 		cycles=$((cycles + 1))
@@ -89,14 +70,7 @@ while [ $(date +%s) -lt $end ]; do
 done
 info "another livepatch loaded, disabled and removed $cycles times, $lp_failed failed"
 check "another livepatch went through at least 2 load-disable-remove cycles ($cycles)" test $cycles -ge 2 -a $lp_failed = 0
-for job in a:$pid_a b:$pid_b c:$pid_c d:$pid_d flip:$pid_flip; do
-	wait ${job##*:}
-	rc=$?
-	out=$(tr '\n' ' ' < /tmp/flip/${job%%:*})
-	pages=$(echo "$out" | sed -n 's/.*pages=\([0-9]*\).*/\1/p')
-	total_pages=$((total_pages + ${pages:-0}))
-	check "flip ${job%%:*}: $out" test $rc -eq 0
-done
+wait_jobs /tmp/flip flip $fault_jobs flip:$pid_flip
 check "strategies flipped while faulting" grep -Eq 'flips=[1-9][0-9][0-9]' /tmp/flip/flip
 for n in $(nodes); do
 	info "node$n: pages_4k_kernel $(stat_value $n pages_4k_kernel), pages_4k_movnti $(stat_value $n pages_4k_movnti), pages_huge_movnti $(stat_value $n pages_huge_movnti)"

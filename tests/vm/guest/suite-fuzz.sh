@@ -23,15 +23,8 @@ info "vCPUs: $(nproc); strategies: $(strategies)"
 set_all movnti
 echo 0 > $CP/node1/pinned
 
-mkdir -p /tmp/fz
-cptest fault --kind 4k --node 0 --mb 16 --seconds 600 --dirty --dontneed >/tmp/fz/a 2>&1 &
-pid_a=$!
-cptest fault --kind thp --node 0 --mb 16 --seconds 600 --dirty --fault-at random >/tmp/fz/b 2>&1 &
-pid_b=$!
-cptest fault --kind 4k --node 1 --mb 8 --seconds 600 --dirty --fork >/tmp/fz/c 2>&1 &
-pid_c=$!
-cptest fault --kind hugetlb --node 1 --mb 8 --seconds 600 --dirty --fault-at random >/tmp/fz/d 2>&1 &
-pid_d=$!
+# Until the fuzz is over (SIGTERM ends them).
+background_faults /tmp/fz 600
 
 count=${CPVM_FUZZ:-5000}
 before=$(state)
@@ -62,16 +55,7 @@ clearpagectl set all rep_stosq >/dev/null
 check "the module still changes as asked after the fuzz" \
 	test "$(backend_strategy 0 4k) $(backend_strategy 1 huge)" = "rep_stosq rep_stosq"
 
-for job in a:$pid_a b:$pid_b c:$pid_c d:$pid_d; do
-	kill -TERM ${job##*:}
-done
-for job in a:$pid_a b:$pid_b c:$pid_c d:$pid_d; do
-	wait ${job##*:}
-	rc=$?
-	out=$(tr '\n' ' ' < /tmp/fz/${job%%:*})
-	pages=$(echo "$out" | sed -n 's/.*pages=\([0-9]*\).*/\1/p')
-	total_pages=$((total_pages + ${pages:-0}))
-	check "faults during the fuzz ${job%%:*}: $out" test $rc -eq 0
-done
+for job in $fault_jobs; do kill -TERM ${job##*:}; done
+wait_jobs /tmp/fz "faults during the fuzz" $fault_jobs
 info "fuzz suite checked $total_pages pages"
 check "clearpagectl unload at the end" clearpagectl unload

@@ -262,14 +262,7 @@ pid_c=$!
 cptest flip --nodes 0,1 --file probe_huge --strategies "$pairs" --interval-ms 5 --seconds $seconds >/tmp/probe/flip 2>&1 &
 pid_flip=$!
 t0=$(( $(probe_total 0) + $(probe_total 1) ))
-for job in a:$pid_a b:$pid_b c:$pid_c flip:$pid_flip; do
-	wait ${job##*:}
-	rc=$?
-	out=$(tr '\n' ' ' < /tmp/probe/${job%%:*})
-	pages=$(echo "$out" | sed -n 's/.*pages=\([0-9]*\).*/\1/p')
-	total_pages=$((total_pages + ${pages:-0}))
-	check "probe stress ${job%%:*}: $out" test $rc -eq 0
-done
+wait_jobs /tmp/probe "probe stress" a:$pid_a b:$pid_b c:$pid_c flip:$pid_flip
 check "the probe flipped while faulting" grep -Eq 'flips=[1-9][0-9]* failed=0' /tmp/probe/flip
 check "folios were probed during the stress ($(( $(probe_total 0) + $(probe_total 1) - t0 )))" \
 	test $(( $(probe_total 0) + $(probe_total 1) )) -gt $t0

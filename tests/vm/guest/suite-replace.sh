@@ -12,17 +12,6 @@
 #    back on the kernel's clear.
 # Every page must read zero throughout. Booted with init_on_alloc=0.
 
-# wait_for SECONDS COMMAND...: until COMMAND succeeds.
-wait_for() {
-	t=$(($1 * 10))
-	shift
-	while ! "$@" 2>/dev/null; do
-		t=$((t - 1))
-		[ $t -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
-no_transition() { test "$(cat /sys/kernel/livepatch/$1/transition)" = 0; }
 
 if ! load_module clearpage; then
 	fail "insmod clearpage.ko"

@@ -105,14 +105,7 @@ for cycle in 1 2; do
 	check "load again $cycle under load" load_module clearpage
 	set_all movnti
 done
-for job in a:$pid_a b:$pid_b c:$pid_c d:$pid_d flip:$pid_flip; do
-	wait ${job##*:}
-	rc=$?
-	out=$(tr '\n' ' ' < /tmp/stress/${job%%:*})
-	pages=$(echo "$out" | sed -n 's/.*pages=\([0-9]*\).*/\1/p')
-	total_pages=$((total_pages + ${pages:-0}))
-	check "concurrent ${job%%:*}: $out" test $rc -eq 0
-done
+wait_jobs /tmp/stress concurrent a:$pid_a b:$pid_b c:$pid_c d:$pid_d flip:$pid_flip
 check "strategies flipped while faulting" grep -Eq 'flips=[1-9]' /tmp/stress/flip
 
 info "zero-page stress checked $total_pages pages"

@@ -12,16 +12,6 @@
 LP=/sys/kernel/livepatch/klp_other
 T=/sys/kernel/tracing
 
-wait_for() {
-	t=$(($1 * 10))
-	shift
-	while ! "$@" 2>/dev/null; do
-		t=$((t - 1))
-		[ $t -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
-no_transition() { test "$(cat $LP/transition)" = 0; }
 gone() { test ! -e $LP; }
 
 check "clearpage is not loaded" test ! -e $CP
@@ -38,15 +28,7 @@ for word in $(cat /proc/cmdline); do
 done
 info "text patching from: $what"
 seconds=${CPVM_SECONDS:-30}
-mkdir -p /tmp/tp
-cptest fault --kind 4k --node 0 --mb 16 --seconds $seconds --dirty --dontneed >/tmp/tp/a 2>&1 &
-pid_a=$!
-cptest fault --kind thp --node 0 --mb 16 --seconds $seconds --dirty --fault-at random >/tmp/tp/b 2>&1 &
-pid_b=$!
-cptest fault --kind 4k --node 1 --mb 16 --seconds $seconds --dirty --fork >/tmp/tp/c 2>&1 &
-pid_c=$!
-cptest fault --kind hugetlb --node 1 --mb 8 --seconds $seconds --dirty --fault-at random >/tmp/tp/d 2>&1 &
-pid_d=$!
+background_faults /tmp/tp $seconds
 # The kretprobe armed and disarmed, as the 4k backend's flips do.
 (
 	n=0 end=$(($(date +%s) + seconds - 2))
@@ -68,7 +50,7 @@ end=$(($(date +%s) + seconds - 4))
 [ $what = probe ] && cycles=1 && sleep $((seconds - 2))
 [ $what = probe ] && end=0
 while [ $(date +%s) -lt $end ]; do
-	if insmod /modules/klp_other.ko replace=0 && wait_for 30 no_transition &&
+	if insmod /modules/klp_other.ko replace=0 && wait_for 30 no_transition klp_other &&
 	   echo 0 > $LP/enabled && wait_for 30 gone && rmmod klp_other; then
 		cycles=$((cycles + 1))
 		sleep 0.3
@@ -79,14 +61,7 @@ while [ $(date +%s) -lt $end ]; do
 	fi
 done
 check "another livepatch went through at least one load-disable-remove cycle ($cycles)" test $cycles -ge 1 -a $lp_failed = 0
-for job in a:$pid_a b:$pid_b c:$pid_c d:$pid_d probe:$pid_probe; do
-	wait ${job##*:}
-	rc=$?
-	out=$(tr '\n' ' ' < /tmp/tp/${job%%:*})
-	pages=$(echo "$out" | sed -n 's/.*pages=\([0-9]*\).*/\1/p')
-	total_pages=$((total_pages + ${pages:-0}))
-	check "textpoke ${job%%:*}: $out" test $rc -eq 0
-done
+wait_jobs /tmp/tp textpoke $fault_jobs probe:$pid_probe
 check "the kretprobe was armed and disarmed at least once" \
 	sh -c "test \$(sed -n 's/armed=//p' /tmp/tp/probe) -ge 1"
 info "textpoke suite checked $total_pages pages"
