@@ -52,7 +52,7 @@
  *                                     dump: one reply per managed node.
  *       reply: CLEARPAGE_A_NODE, _PAGES_HUGE_PREZEROED, _HELPERS,
  *              _HELPED_FOLIOS, _HELPER_PAGES, _HELPERS_STARTED,
- *              _HELPERS_NOT_STARTED, the three _PROBE_*_TICKS and
+ *              _HELPERS_NOT_STARTED, _PROBE_HOT_TICKS, _PROBE_COLD_TICKS,
  *              _PROBE_THRESHOLD, _BACKENDS (one
  *              CLEARPAGE_A_ENTRY per backend with every CLEARPAGE_B_*
  *              attribute), _STRATEGIES (one CLEARPAGE_A_ENTRY per available
