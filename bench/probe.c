@@ -82,19 +82,15 @@ static void usage(FILE *f)
 		"  --out     directory for probe.{json,csv,svg} (default bench-results)\n");
 }
 
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
+/* bench_summary()'s median (sorts @v); 0 for no value. */
 static double median(double *v, size_t n)
 {
+	double med, lo, hi;
+
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), compare_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	bench_summary(v, n, &med, &lo, &hi);
+	return med;
 }
 
 /*
