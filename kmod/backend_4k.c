@@ -57,6 +57,11 @@ bool clearpage_4k_transition_running(void)
 	return READ_ONCE(current->patch_state) != KLP_TRANSITION_IDLE;
 }
 
+/* What the return handler needs of the request: the faulting address. */
+struct alloc_data {
+	unsigned long addr;
+};
+
 /* vma_alloc_folio(gfp_t gfp, int order, vma, addr, hugepage) */
 static int alloc_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -67,6 +72,7 @@ static int alloc_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	    clearpage_4k_transition_running())
 		return 1;	/* nothing stripped: no return handler needed */
 	regs->di = (unsigned long)(gfp & ~__GFP_ZERO);
+	((struct alloc_data *)ri->data)->addr = regs->cx;
 	this_cpu_inc(stripped_requests);
 	return 0;
 }
@@ -81,11 +87,21 @@ static int alloc_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 			clearpage_node_get(page_to_nid(page));
 		int strategy = clearpage_node_strategy(node,
 						       CLEARPAGE_BACKEND_4K);
+		unsigned long addr = ((struct alloc_data *)ri->data)->addr;
 		long i, nr = folio_nr_pages(folio);
+		int way = strategy;
 
 		/* One node and one strategy for the whole folio. */
 		for (i = 0; i < nr; i++)
-			clearpage_clear_page(node, strategy, nth_page(page, i),
+			way = clearpage_clear_page(node, strategy,
+						   nth_page(page, i),
+						   CLEARPAGE_BACKEND_4K);
+		/* An order-0 request: one page, cleared with @way. */
+		if (clearpage_strategy_non_temporal(way))
+			clearpage_touch_note(node, folio,
+					     clearpage_touch_offset(1,
+						addr & ~PAGE_MASK,
+						this_cpu_read(cleared_requests)),
 					     CLEARPAGE_BACKEND_4K);
 	}
 	/*
@@ -116,6 +132,7 @@ int clearpage_4k_arm(void)
 	probe_4k.kp.symbol_name = CLEARPAGE_ALLOC_SYMBOL;
 	probe_4k.entry_handler = alloc_entry;
 	probe_4k.handler = alloc_return;
+	probe_4k.data_size = sizeof(struct alloc_data);
 	/* Allocations may sleep in reclaim: allow many in flight. */
 	probe_4k.maxactive = max_t(int, 64, 8 * num_possible_cpus());
 

@@ -47,6 +47,7 @@
 #include <linux/kprobes.h>
 #include <linux/livepatch.h>
 #include <linux/mm.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sysfs.h>
@@ -256,6 +257,29 @@ static void clear_huge_own(struct clearpage_node *node, int strategy,
 		clear_huge_ranges(node, strategy, page, fault, nr_pages);
 }
 
+/*
+ * The touch probe of a folio just cleared (faulted at byte @fault_offset):
+ * its subpages [@first, @first + @m) cleared the measured way @way (@m 0:
+ * none), the rest with @strategy. Held only when the line it will load was
+ * cleared non-temporally.
+ */
+static void touch_note(struct clearpage_node *node, struct page *page,
+		       unsigned long fault_offset, unsigned int nr_pages,
+		       int strategy, int way, unsigned int first,
+		       unsigned int m)
+{
+	unsigned long offset = clearpage_touch_offset(nr_pages, fault_offset,
+						      get_random_u32());
+	unsigned long subpage = offset >> PAGE_SHIFT;
+	int routine = m && subpage >= first && subpage < first + m ? way :
+								     strategy;
+
+	if (offset != CLEARPAGE_TOUCH_NONE &&
+	    clearpage_strategy_non_temporal(routine))
+		clearpage_touch_note(node, page_folio(page), offset,
+				     CLEARPAGE_BACKEND_HUGE);
+}
+
 static void clear_huge(struct page *page, unsigned long addr_hint,
 		       unsigned int nr_pages)
 {
@@ -292,15 +316,19 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 				     page_to_pfn(page), nr_pages);
 	if (way < 0) {
 		clear_huge_own(node, strategy, page, fault, nr_pages);
+		touch_note(node, page, addr_hint - addr, nr_pages, strategy,
+			   strategy, 0, 0);
 		return;
 	}
 	first = measured_part(fault, nr_pages, &m);
 	clear_measured(node, way, page, fault, first, m, nr_pages, true, false);
-	if (m == nr_pages)
-		return;
-	rest = first ? 0 : m;
-	clear_huge_own(node, strategy, nth_page(page, rest), fault - rest,
-		       nr_pages - m);
+	if (m < nr_pages) {
+		rest = first ? 0 : m;
+		clear_huge_own(node, strategy, nth_page(page, rest),
+			       fault - rest, nr_pages - m);
+	}
+	touch_note(node, page, addr_hint - addr, nr_pages, strategy, way,
+		   first, m);
 }
 
 #if CLEARPAGE_HAVE_FOLIO_ZERO_USER

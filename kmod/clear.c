@@ -237,8 +237,10 @@ static void clearpage_account(struct clearpage_node *node, int strategy,
 /*
  * Clear @page with @strategy. @node may be NULL for a node clearpage does not
  * manage (hot-added after load): then the kernel's routine runs, uncounted.
+ * Returns the strategy whose routine cleared it (@strategy, or the
+ * reference's or a trial's).
  */
-void clearpage_clear_page(struct clearpage_node *node, int strategy,
+int clearpage_clear_page(struct clearpage_node *node, int strategy,
 			  struct page *page, int backend)
 {
 	void *kaddr;
@@ -248,14 +250,14 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 
 	if (!node) {
 		clear_highpage(page);
-		return;
+		return CLEARPAGE_STRATEGY_KERNEL;
 	}
 
 	way = clearpage_measured_way(node, backend, strategy,
 				     page_to_pfn(page), 1);
 	if (way >= 0) {
 		clearpage_clear_measured_page(node, way, page, backend);
-		return;
+		return way;
 	}
 	sample = clearpage_sample_now(1);
 	kaddr = kmap_local_page(page);
@@ -266,6 +268,7 @@ void clearpage_clear_page(struct clearpage_node *node, int strategy,
 		sample = clearpage_elapsed(start, &ns);
 	kunmap_local(kaddr);
 	clearpage_account(node, strategy, 1, sample, ns, backend);
+	return strategy;
 }
 
 /*

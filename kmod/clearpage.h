@@ -51,6 +51,14 @@ struct clearpage_node_stats {
 	u64 probe_hot_huge;
 	u64 probe_cold_huge;
 	u64 probe_ns_huge;
+	/*
+	 * The touch probe (touch.c), per backend: lines loaded some time
+	 * after a non-temporal clear, those found cached (the application
+	 * touched them), and held folios released unprobed (freed by then).
+	 */
+	u64 touch_probed[CLEARPAGE_BACKEND_COUNT];
+	u64 touch_cached[CLEARPAGE_BACKEND_COUNT];
+	u64 touch_skipped[CLEARPAGE_BACKEND_COUNT];
 };
 
 struct clearpage_calibration {
@@ -211,6 +219,20 @@ bool clearpage_clear_helped(struct clearpage_node *node, int strategy,
 			    struct page *page, unsigned long fault,
 			    unsigned long nr_pages);
 
+/*
+ * touch.c: the touch probe, lines of non-temporally cleared folios loaded
+ * some time after the clear
+ */
+void clearpage_touch_init(void);
+void clearpage_touch_exit(void);
+/*
+ * @folio, just cleared by @backend and still the caller's, has the line at
+ * @offset (CLEARPAGE_TOUCH_NONE: none) cleared non-temporally.
+ */
+void clearpage_touch_note(struct clearpage_node *node, struct folio *folio,
+			  unsigned long offset, int backend);
+unsigned int clearpage_touch_held(struct clearpage_node *node);
+
 /* calibration.c: a bit per strategy that failed its self-test, or -errno */
 long clearpage_calibrate(struct clearpage_node *node);
 
@@ -247,7 +269,7 @@ int clearpage_huge_pick(struct clearpage_node *node, int strategy,
 			unsigned long fault_offset);
 void clearpage_run(int strategy, void *kaddr);
 void clearpage_run_range(int strategy, void *kaddr, unsigned long bytes);
-void clearpage_clear_page(struct clearpage_node *node, int strategy,
+int clearpage_clear_page(struct clearpage_node *node, int strategy,
 			  struct page *page, int backend);
 void clearpage_clear_range(struct clearpage_node *node, int strategy,
 			   int routine, struct page *page,
@@ -305,6 +327,8 @@ extern unsigned int clearpage_sample_shift;
 extern unsigned int clearpage_reference_shift;
 extern unsigned int clearpage_trial_shift;
 extern unsigned int clearpage_huge_chunk_pages;
+extern unsigned int clearpage_touch_delay_ms;
+extern unsigned int clearpage_touch_shift;
 extern unsigned int clearpage_huge_measure_pages;
 bool clearpage_strategy_usable(int strategy);
 void clearpage_strategy_refuse(int strategy);
@@ -327,6 +351,7 @@ unsigned long clearpage_test_helper_delay(void);
 void clearpage_test_helpers_start(atomic_t *started, unsigned int queued);
 void clearpage_test_probe_calibration(struct clearpage_probe_calibration *result);
 int clearpage_test_probe_verdict(int hot);
+int clearpage_test_touch_verdict(int cached);
 #else
 static inline int clearpage_test_init(void) { return 0; }
 static inline unsigned int clearpage_test_kernel_version(unsigned int version)
@@ -357,6 +382,7 @@ static inline void clearpage_test_helpers_start(atomic_t *started,
 static inline void
 clearpage_test_probe_calibration(struct clearpage_probe_calibration *result) { }
 static inline int clearpage_test_probe_verdict(int hot) { return hot; }
+static inline int clearpage_test_touch_verdict(int cached) { return cached; }
 #endif
 
 #endif /* _CLEARPAGE_H */

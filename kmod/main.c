@@ -13,6 +13,7 @@
  *                             livepatches); measuring a node
  *   backend_4k.c, backend_huge.c
  *   helpers.c                 gigantic folios cleared by the node's CPUs
+ *   touch.c                   the touch probe of non-temporal clears
  *   clear.c                   clearing and accounting
  *   strategy.c                strategies, CPU, parameters, clearpage_lock
  *
@@ -97,6 +98,7 @@ static int __init clearpage_init(void)
 	err = clearpage_helpers_init();
 	if (err)
 		return err;
+	clearpage_touch_init();
 	err = clearpage_nodes_create(strategy);
 	if (err)
 		goto out_helpers;
@@ -115,6 +117,7 @@ out_sysfs:
 out_nodes:
 	clearpage_nodes_destroy();
 out_helpers:
+	clearpage_touch_exit();
 	clearpage_helpers_exit();
 	return err;
 }
@@ -131,6 +134,8 @@ static void __exit clearpage_exit(void)
 	clearpage_nl_unregister();
 	clearpage_sysfs_remove();
 	clearpage_backends_exit();
+	/* No backend holds a folio any more: release those held. */
+	clearpage_touch_exit();
 	clearpage_nodes_destroy();
 	clearpage_helpers_exit();
 }

@@ -99,7 +99,10 @@ static int put_backend_state(struct sk_buff *skb, struct clearpage_node *node,
 	return 0;
 }
 
-/* A backend's probe mode and, for the huge backend, its counters. */
+/*
+ * A backend's probe mode and touch probe counters and, for the huge
+ * backend, the probe mode's counters.
+ */
 static int put_probe(struct sk_buff *skb, unsigned int mode, int backend,
 		     const struct clearpage_node_stats *sum)
 {
@@ -110,6 +113,13 @@ static int put_probe(struct sk_buff *skb, unsigned int mode, int backend,
 			clearpage_probe_hot_strategy(mode)) ||
 	     nla_put_u8(skb, CLEARPAGE_B_PROBE_COLD,
 			clearpage_probe_cold_strategy(mode))))
+		return -EMSGSIZE;
+	if (put_u64(skb, CLEARPAGE_B_TOUCH_PROBED, sum->touch_probed[backend],
+		    CLEARPAGE_B_PAD) ||
+	    put_u64(skb, CLEARPAGE_B_TOUCH_CACHED, sum->touch_cached[backend],
+		    CLEARPAGE_B_PAD) ||
+	    put_u64(skb, CLEARPAGE_B_TOUCH_SKIPPED, sum->touch_skipped[backend],
+		    CLEARPAGE_B_PAD))
 		return -EMSGSIZE;
 	if (backend != CLEARPAGE_BACKEND_HUGE)
 		return 0;

@@ -349,6 +349,9 @@ void clearpage_node_stats_sum(struct clearpage_node *node,
 					READ_ONCE(s->trial_pages[b][i]);
 				sum->trial_ns[b][i] += READ_ONCE(s->trial_ns[b][i]);
 			}
+			sum->touch_probed[b] += READ_ONCE(s->touch_probed[b]);
+			sum->touch_cached[b] += READ_ONCE(s->touch_cached[b]);
+			sum->touch_skipped[b] += READ_ONCE(s->touch_skipped[b]);
 		}
 		for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++)
 			sum->ranges_huge[i] += READ_ONCE(s->ranges_huge[i]);

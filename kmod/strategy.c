@@ -42,6 +42,38 @@ module_param_cb(sample_shift, &sample_shift_ops, &clearpage_sample_shift,
 MODULE_PARM_DESC(sample_shift,
 		 "time one clear in 2^sample_shift (0..20, default 6)");
 
+/* The touch probe (touch.c): how long after the clear, and how often. */
+unsigned int clearpage_touch_delay_ms = 10;
+
+static int touch_delay_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 1000);
+}
+
+static const struct kernel_param_ops touch_delay_ops = {
+	.set = touch_delay_set,
+	.get = param_get_uint,
+};
+module_param_cb(touch_delay_ms, &touch_delay_ops, &clearpage_touch_delay_ms,
+		0644);
+MODULE_PARM_DESC(touch_delay_ms,
+		 "ms after a non-temporal clear the touch probe loads a line (0..1000, 0: none; default 10)");
+
+unsigned int clearpage_touch_shift = 4;
+
+static int touch_shift_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 16);
+}
+
+static const struct kernel_param_ops touch_shift_ops = {
+	.set = touch_shift_set,
+	.get = param_get_uint,
+};
+module_param_cb(touch_shift, &touch_shift_ops, &clearpage_touch_shift, 0644);
+MODULE_PARM_DESC(touch_shift,
+		 "touch-probe one non-temporal clear in 2^touch_shift per CPU (0..16, default 4)");
+
 unsigned int clearpage_reference_shift = 5;
 
 static int reference_shift_set(const char *val, const struct kernel_param *kp)

@@ -363,6 +363,18 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     sum.probe_cold_huge);
 	len += sysfs_emit_at(buf, len, "probe_ns_huge %llu\n",
 			     sum.probe_ns_huge);
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+		const char *backend = clearpage_backend_names[b];
+
+		len += sysfs_emit_at(buf, len, "touch_probed_%s %llu\n",
+				     backend, sum.touch_probed[b]);
+		len += sysfs_emit_at(buf, len, "touch_cached_%s %llu\n",
+				     backend, sum.touch_cached[b]);
+		len += sysfs_emit_at(buf, len, "touch_skipped_%s %llu\n",
+				     backend, sum.touch_skipped[b]);
+	}
+	len += sysfs_emit_at(buf, len, "touch_held %u\n",
+			     clearpage_touch_held(to_node(kobj)));
 	len += sysfs_emit_at(buf, len, "gigantic_helped_folios %llu\n",
 			     sum.helped_folios);
 	len += sysfs_emit_at(buf, len, "gigantic_helper_pages %llu\n",

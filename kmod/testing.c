@@ -46,6 +46,9 @@
  *    decides for the probe, which still loads its lines: 1 every folio
  *    hot, 2 every folio cold, 3 hot and cold in turn (0: the probe's own
  *    verdict), so that both strategies clear folios deterministically.
+ *    The same calibration gives the touch probe its threshold, and
+ *    test_touch_verdict decides for it after its load: 1 every line
+ *    cached, 2 none, 3 each in turn (0: measured).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -121,6 +124,11 @@ static unsigned int test_probe_verdict;
 module_param(test_probe_verdict, uint, 0644);
 MODULE_PARM_DESC(test_probe_verdict,
 		 "the probe's verdict: 0 measured, 1 hot, 2 cold, 3 hot and cold in turn");
+
+static unsigned int test_touch_verdict;
+module_param(test_touch_verdict, uint, 0644);
+MODULE_PARM_DESC(test_touch_verdict,
+		 "the touch probe's verdict: 0 measured, 1 cached, 2 not, 3 each in turn");
 
 int clearpage_test_init(void)
 {
@@ -245,5 +253,21 @@ int clearpage_test_probe_verdict(int hot)
 		return atomic_inc_return(&turn) & 1;
 	default:
 		return hot;
+	}
+}
+
+int clearpage_test_touch_verdict(int cached)
+{
+	static atomic_t turn = ATOMIC_INIT(0);
+
+	switch (READ_ONCE(test_touch_verdict)) {
+	case 1:
+		return 1;
+	case 2:
+		return 0;
+	case 3:
+		return atomic_inc_return(&turn) & 1;
+	default:
+		return cached;
 	}
 }

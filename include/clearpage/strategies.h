@@ -545,6 +545,57 @@ static inline unsigned long clearpage_probe_threshold(unsigned long hot,
 	return hot + (cold - hot) / 2;
 }
 
+/*
+ * The touch probe: some time after a page or folio was cleared with a
+ * non-temporal routine, a timed load of one of its lines (never the
+ * faulting line, nor a line of the faulting subpage's temporal
+ * neighbourhood) says whether the application has touched it since: the
+ * clear left it out of the cache, so a cached line is one the application
+ * brought back, paying the miss the clear moved to it. The share of cached
+ * lines is how much a non-temporal clear costs the application, measured
+ * without a PMU.
+ *
+ * The byte offset, from the start of a folio of @nr_pages faulted at byte
+ * @fault_offset, of the line to load for @seed (any number: a sequence or
+ * a hash), or CLEARPAGE_TOUCH_NONE when every line is the faulting one's
+ * or its neighbourhood's. One page: any line but the faulting one. A
+ * folio: a line of a subpage outside the neighbourhood.
+ */
+#define CLEARPAGE_TOUCH_NONE (~0UL)
+
+static inline unsigned long clearpage_touch_offset(unsigned long nr_pages,
+						   unsigned long fault_offset,
+						   unsigned long seed)
+{
+	unsigned long lines = CLEARPAGE_PAGE_SIZE / CLEARPAGE_LINE_SIZE;
+	unsigned long fault, line, near_first, near_end, outside, page;
+
+	if (!nr_pages)
+		return CLEARPAGE_TOUCH_NONE;
+	if (fault_offset >= nr_pages * CLEARPAGE_PAGE_SIZE)
+		fault_offset = 0;
+	fault = fault_offset / CLEARPAGE_PAGE_SIZE;
+	if (nr_pages == 1) {
+		line = seed % (lines - 1);
+		if (line >= fault_offset / CLEARPAGE_LINE_SIZE)
+			line++;
+		return line * CLEARPAGE_LINE_SIZE;
+	}
+	near_first = fault > CLEARPAGE_FAULT_NEIGHBOURS ?
+		     fault - CLEARPAGE_FAULT_NEIGHBOURS : 0;
+	near_end = fault + CLEARPAGE_FAULT_NEIGHBOURS + 1;
+	if (near_end > nr_pages)
+		near_end = nr_pages;
+	outside = nr_pages - (near_end - near_first);
+	if (!outside)
+		return CLEARPAGE_TOUCH_NONE;
+	page = seed % outside;
+	if (page >= near_first)
+		page += near_end - near_first;
+	line = seed / outside % lines;
+	return page * CLEARPAGE_PAGE_SIZE + line * CLEARPAGE_LINE_SIZE;
+}
+
 /* One 4 KiB page: the range form over one page. */
 static inline int clearpage_run_routine(int strategy, void *page)
 {

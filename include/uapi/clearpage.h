@@ -243,6 +243,9 @@ enum clearpage_backend_attr {
 	CLEARPAGE_B_PROBE_HOT_FOLIOS,	/* u64: probe_hot_<backend> */
 	CLEARPAGE_B_PROBE_COLD_FOLIOS,	/* u64: probe_cold_<backend> */
 	CLEARPAGE_B_PROBE_NS,		/* u64: probe_ns_<backend> */
+	CLEARPAGE_B_TOUCH_PROBED,	/* u64: touch_probed_<backend> */
+	CLEARPAGE_B_TOUCH_CACHED,	/* u64: touch_cached_<backend> */
+	CLEARPAGE_B_TOUCH_SKIPPED,	/* u64: touch_skipped_<backend> */
 	__CLEARPAGE_B_MAX
 };
 #define CLEARPAGE_B_MAX (__CLEARPAGE_B_MAX - 1)

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The touch probe (clearpage_touch_offset() in strategies.h says what it
+ * asks): some of the pages and folios a non-temporal routine cleared are
+ * held for touch_delay_ms, then one line of each is loaded, timed, on the
+ * CPU that cleared it, against the node's probe threshold. Cached: the
+ * application touched the line since the clear, and paid the miss the
+ * clear moved to it. The node's counters give clearpaged the share without
+ * a PMU.
+ *
+ * Safety: the load only reads, and only a page that is still the
+ * application's. The clearing path takes a reference on the folio it has
+ * just cleared and still owns, so it can be neither freed nor offlined nor
+ * migrated while held, and stays in the direct map (which only free pages
+ * leave under DEBUG_PAGEALLOC; secretmem and guest_memfd folios never come
+ * through these paths, and hugetlb folios are never held). When the probe
+ * is due and the reference is the last one (the application has freed the
+ * folio), the line is not loaded: the folio is counted skipped and
+ * released. The load itself is an exception-table load with page faults
+ * disabled, so that even a page that left the direct map could only be
+ * counted skipped, never fault.
+ *
+ * Cost and bounds (the parameters are strategy.c's): one folio in
+ * 2^touch_shift non-temporal clears per CPU,
+ * and at most one held per CPU and backend (a 4 KiB page, a folio of at
+ * most PMD size), for at most touch_delay_ms (at most 1000). A held folio
+ * is only a reference: a write fault on it after fork() copies instead of
+ * reusing it, reclaim, compaction and khugepaged pass it by, until it is
+ * released.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+
+#include "clearpage.h"
+
+enum touch_state { SLOT_FREE, SLOT_FILLING, SLOT_HELD };
+
+struct touch_slot {
+	int state;		/* enum touch_state, changed with cmpxchg */
+	struct folio *folio;	/* a reference held while SLOT_HELD */
+	unsigned long offset;	/* of the line to load, in the folio */
+	unsigned long due;	/* jiffies */
+	struct clearpage_node *node;	/* the folio's; nodes outlive slots */
+};
+
+struct touch_cpu {
+	struct touch_slot slot[CLEARPAGE_BACKEND_COUNT];
+	unsigned int sequence;
+	int cpu;
+	struct delayed_work work;
+};
+
+static DEFINE_PER_CPU(struct touch_cpu, touch_cpus);
+static bool touch_running;
+
+/*
+ * The timed load of clearpage_timed_load(), through the exception table:
+ * -EFAULT instead of a fault.
+ */
+static int timed_load_nofault(const void *line, unsigned long *ticks)
+{
+	unsigned long lo, hi, start;
+	u8 value;
+
+	pagefault_disable();
+	asm volatile("lfence\n\trdtsc\n\tlfence"
+		     : "=a"(lo), "=d"(hi) : : "memory");
+	start = hi << 32 | lo;
+	__get_kernel_nofault(&value, line, u8, fault);
+	asm volatile("rdtscp\n\tlfence"
+		     : "=a"(lo), "=d"(hi) : : "rcx", "memory");
+	pagefault_enable();
+	*ticks = (hi << 32 | lo) - start;
+	return 0;
+fault:
+	pagefault_enable();
+	return -EFAULT;
+}
+
+/* The node's threshold, 0 when its calibration cannot tell. */
+static unsigned long touch_threshold(struct clearpage_node *node)
+{
+	return READ_ONCE(node->probe_calibration.threshold_ticks);
+}
+
+/* Load the held slot's line if its folio is still the application's. */
+static void touch_probe_slot(struct touch_slot *slot, int backend)
+{
+	struct clearpage_node *node = slot->node;
+	unsigned long threshold, ticks;
+	int err = -ENOENT, cached;
+
+	threshold = touch_threshold(node);
+	if (threshold && folio_ref_count(slot->folio) > 1) {
+		preempt_disable();
+		err = timed_load_nofault((const char *)folio_address(slot->folio) +
+					 slot->offset, &ticks);
+		preempt_enable();
+	}
+	if (err) {
+		this_cpu_inc(node->stats->touch_skipped[backend]);
+		return;
+	}
+	cached = clearpage_test_touch_verdict(ticks < threshold);
+	this_cpu_inc(node->stats->touch_probed[backend]);
+	if (cached)
+		this_cpu_inc(node->stats->touch_cached[backend]);
+}
+
+static void touch_release(struct touch_slot *slot)
+{
+	folio_put(slot->folio);
+	slot->folio = NULL;
+	smp_store_release(&slot->state, SLOT_FREE);
+}
+
+/*
+ * The CPU's held slots that are due, probed and released; requeued for
+ * the rest. Bound to the CPU that held them (a work item moves only when
+ * its CPU goes offline, and then probes from another: a line in the
+ * first CPU's cache may then look like one from memory).
+ */
+static void touch_work(struct work_struct *work)
+{
+	struct touch_cpu *tc = container_of(to_delayed_work(work),
+					    struct touch_cpu, work);
+	unsigned long next = 0;
+	struct touch_slot *slot;
+	int backend;
+
+	for (backend = 0; backend < CLEARPAGE_BACKEND_COUNT; backend++) {
+		slot = &tc->slot[backend];
+		if (smp_load_acquire(&slot->state) != SLOT_HELD)
+			continue;
+		if (time_before(jiffies, slot->due) && READ_ONCE(touch_running)) {
+			if (!next || time_before(slot->due, next))
+				next = slot->due;
+			continue;
+		}
+		if (READ_ONCE(touch_running))
+			touch_probe_slot(slot, backend);
+		touch_release(slot);
+	}
+	if (next && READ_ONCE(touch_running))
+		mod_delayed_work_on(tc->cpu, system_wq, &tc->work,
+				    max_t(long, 1, (long)(next - jiffies)));
+}
+
+/*
+ * @folio, owned by the caller and just cleared, has its line at @offset
+ * cleared non-temporally by @backend: hold it for the touch probe, one
+ * such clear in 2^touch_shift per CPU, when this CPU's slot is free.
+ * Any context the clearing paths run in (the 4k backend's return handler
+ * runs with preemption off).
+ */
+void clearpage_touch_note(struct clearpage_node *node, struct folio *folio,
+			  unsigned long offset, int backend)
+{
+	unsigned int delay = READ_ONCE(clearpage_touch_delay_ms);
+	unsigned int shift = READ_ONCE(clearpage_touch_shift);
+	struct touch_slot *slot;
+	struct touch_cpu *tc;
+	int cpu;
+
+	if (!delay || !node || offset == CLEARPAGE_TOUCH_NONE ||
+	    !READ_ONCE(touch_running) || !touch_threshold(node) ||
+	    folio_test_hugetlb(folio) ||
+	    folio_nr_pages(folio) > HPAGE_PMD_NR)
+		return;
+	cpu = get_cpu();
+	tc = this_cpu_ptr(&touch_cpus);
+	if (++tc->sequence & ((1U << shift) - 1))
+		goto out;
+	slot = &tc->slot[backend];
+	if (cmpxchg(&slot->state, SLOT_FREE, SLOT_FILLING) != SLOT_FREE)
+		goto out;
+	folio_get(folio);
+	slot->folio = folio;
+	slot->offset = offset;
+	slot->node = node;
+	slot->due = jiffies + msecs_to_jiffies(delay);
+	smp_store_release(&slot->state, SLOT_HELD);
+	queue_delayed_work_on(cpu, system_wq, &tc->work,
+			      msecs_to_jiffies(delay));
+out:
+	put_cpu();
+}
+
+/* Folios of @node held now, for the node's stats. */
+unsigned int clearpage_touch_held(struct clearpage_node *node)
+{
+	unsigned int held = 0;
+	int cpu, backend;
+
+	for_each_possible_cpu(cpu) {
+		struct touch_cpu *tc = per_cpu_ptr(&touch_cpus, cpu);
+
+		for (backend = 0; backend < CLEARPAGE_BACKEND_COUNT; backend++)
+			held += smp_load_acquire(&tc->slot[backend].state) ==
+					SLOT_HELD &&
+				READ_ONCE(tc->slot[backend].node) == node;
+	}
+	return held;
+}
+
+void clearpage_touch_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct touch_cpu *tc = per_cpu_ptr(&touch_cpus, cpu);
+
+		tc->cpu = cpu;
+		INIT_DELAYED_WORK(&tc->work, touch_work);
+	}
+	WRITE_ONCE(touch_running, true);
+}
+
+/*
+ * After the backends are disarmed (nothing holds a folio any more): every
+ * held folio released, unprobed, before the nodes go.
+ */
+void clearpage_touch_exit(void)
+{
+	int cpu, backend;
+
+	WRITE_ONCE(touch_running, false);
+	for_each_possible_cpu(cpu) {
+		struct touch_cpu *tc = per_cpu_ptr(&touch_cpus, cpu);
+
+		cancel_delayed_work_sync(&tc->work);
+		for (backend = 0; backend < CLEARPAGE_BACKEND_COUNT; backend++)
+			if (smp_load_acquire(&tc->slot[backend].state) ==
+			    SLOT_HELD)
+				touch_release(&tc->slot[backend]);
+	}
+}
