@@ -175,6 +175,27 @@ static void print_probe(const struct cp_node_info *n)
 	printf("\n");
 }
 
+/* Each backend's touch probe, once it has loaded a line. */
+static void print_touch(const struct cp_node_info *n)
+{
+	int b;
+
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+		const struct cp_backend_info *be = &n->backend[b];
+
+		if (!be->has_touch || !(be->touch_probed + be->touch_skipped))
+			continue;
+		printf("  %-5s touch probe: %llu of %llu lines cached after a non-temporal clear",
+		       cp_backend_name(b), (unsigned long long)be->touch_cached,
+		       (unsigned long long)be->touch_probed);
+		if (be->touch_probed)
+			printf(" (%.0f%%)", 100.0 * (double)be->touch_cached /
+					    (double)be->touch_probed);
+		printf("; %llu freed before their probe\n",
+		       (unsigned long long)be->touch_skipped);
+	}
+}
+
 static void print_table(const struct cp_node_info *n, bool calibration_only)
 {
 	const int k4 = CLEARPAGE_BACKEND_4K, huge = CLEARPAGE_BACKEND_HUGE;
@@ -193,6 +214,8 @@ static void print_table(const struct cp_node_info *n, bool calibration_only)
 	}
 	if (!calibration_only)
 		print_probe(n);
+	if (!calibration_only)
+		print_touch(n);
 	if (!calibration_only)
 		print_helpers(n);
 	for (b = 0; !calibration_only && daemon_alive &&
@@ -374,6 +397,12 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 			printf("]");
 			if (be->has_probe)
 				print_probe_json(be);
+			if (be->has_touch)
+				printf(",\"touch_probed\":%llu,\"touch_cached\":%llu,"
+				       "\"touch_skipped\":%llu",
+				       (unsigned long long)be->touch_probed,
+				       (unsigned long long)be->touch_cached,
+				       (unsigned long long)be->touch_skipped);
 			print_backend_daemon_json(n->node, b);
 			printf("}");
 		}

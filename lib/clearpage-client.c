@@ -257,6 +257,9 @@ static struct nla_policy backend_policy[CLEARPAGE_B_MAX + 1] = {
 	[CLEARPAGE_B_PROBE_HOT_FOLIOS] = { .type = NLA_U64 },
 	[CLEARPAGE_B_PROBE_COLD_FOLIOS] = { .type = NLA_U64 },
 	[CLEARPAGE_B_PROBE_NS] = { .type = NLA_U64 },
+	[CLEARPAGE_B_TOUCH_PROBED] = { .type = NLA_U64 },
+	[CLEARPAGE_B_TOUCH_CACHED] = { .type = NLA_U64 },
+	[CLEARPAGE_B_TOUCH_SKIPPED] = { .type = NLA_U64 },
 };
 
 static struct nla_policy strategy_policy[CLEARPAGE_S_MAX + 1] = {
@@ -343,6 +346,12 @@ static int parse_backend_probe(struct nlattr **tb, struct cp_backend_info *b)
 	b->probe_hot_folios = get_u64(tb[CLEARPAGE_B_PROBE_HOT_FOLIOS]);
 	b->probe_cold_folios = get_u64(tb[CLEARPAGE_B_PROBE_COLD_FOLIOS]);
 	b->probe_ns = get_u64(tb[CLEARPAGE_B_PROBE_NS]);
+	b->has_touch = tb[CLEARPAGE_B_TOUCH_PROBED] != NULL;
+	b->touch_probed = get_u64(tb[CLEARPAGE_B_TOUCH_PROBED]);
+	b->touch_cached = get_u64(tb[CLEARPAGE_B_TOUCH_CACHED]);
+	b->touch_skipped = get_u64(tb[CLEARPAGE_B_TOUCH_SKIPPED]);
+	if (b->touch_cached > b->touch_probed)
+		return -EINVAL;
 	return 0;
 }
 

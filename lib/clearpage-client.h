@@ -61,6 +61,15 @@ struct cp_backend_info {
 	uint64_t probe_hot_folios;
 	uint64_t probe_cold_folios;
 	uint64_t probe_ns;
+	/*
+	 * The touch probe (clearpage.ko 0.4): lines of non-temporally cleared
+	 * pages loaded some time later, those found cached (touched by the
+	 * application since), and held pages freed before their probe.
+	 */
+	bool has_touch;
+	uint64_t touch_probed;
+	uint64_t touch_cached;
+	uint64_t touch_skipped;
 };
 
 /* The probe's calibration (nodeN/probe_calibration), TSC ticks. */

@@ -194,6 +194,39 @@ static void per_node_helpers(FILE *out, const struct metrics_node *nodes,
 	}
 }
 
+/* The touch probe of each backend, of nodes whose module has one. */
+static void per_backend_touch(FILE *out, const struct metrics_node *nodes,
+			      int count)
+{
+	static const char *const verdicts[] = { "cached", "missed", "skipped" };
+	const struct cp_backend_info *be;
+	uint64_t lines[3];
+	int i, b, v;
+
+	for (i = 0; i < count && !nodes[i].info->backend[0].has_touch; i++)
+		;
+	if (i == count)
+		return;
+	family(out, "clearpage_touch_lines_total", "counter",
+	       "Lines of non-temporally cleared pages the touch probe loaded some time after the clear, per node and backend: cached (the application touched them since, paying the miss the clear moved to it), missed, or skipped (freed before the probe).");
+	for (i = 0; i < count; i++) {
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+			be = &nodes[i].info->backend[b];
+			if (!be->has_touch)
+				continue;
+			lines[0] = be->touch_cached;
+			lines[1] = be->touch_probed - be->touch_cached;
+			lines[2] = be->touch_skipped;
+			for (v = 0; v < 3; v++) {
+				fprintf(out, "clearpage_touch_lines_total{node=\"%u\",backend=\"%s\",verdict=\"%s\"} ",
+					nodes[i].info->node, cp_backend_name(b),
+					verdicts[v]);
+				value(out, (double)lines[v]);
+			}
+		}
+	}
+}
+
 /* The huge backend's probe, of nodes whose module has one. */
 static void per_node_probe(FILE *out, const struct metrics_node *nodes,
 			   int count)
@@ -335,6 +368,7 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 			 "Helpers that had not started when every range was taken: cancelled, not waited for (their CPU was busy).",
 			 helpers_not_started_of);
 	per_node_probe(out, nodes, count);
+	per_backend_touch(out, nodes, count);
 }
 
 struct metrics_args {

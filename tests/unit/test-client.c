@@ -151,6 +151,9 @@ static struct nl_msg *node_reply_probe(bool node_as_u8, bool with_node,
 	nla_put_u64(msg, CLEARPAGE_B_LAST_CHANGE_NS, 1764480000123456789ULL);
 	nla_put_u64(msg, CLEARPAGE_B_REFERENCE_PAGES, 32);
 	nla_put_u64(msg, CLEARPAGE_B_REFERENCE_SAMPLE_NS, 3200);
+	nla_put_u64(msg, CLEARPAGE_B_TOUCH_PROBED, 40);
+	nla_put_u64(msg, CLEARPAGE_B_TOUCH_CACHED, 30);
+	nla_put_u64(msg, CLEARPAGE_B_TOUCH_SKIPPED, 2);
 	nla_nest_end(msg, entry);
 	entry = nla_nest_start(msg, CLEARPAGE_A_ENTRY);
 	nla_put_u8(msg, CLEARPAGE_B_BACKEND, CLEARPAGE_BACKEND_HUGE);
@@ -221,6 +224,11 @@ static void test_node_parse(void)
 	      info.backend[huge].probe_ns == 4800 &&
 	      !info.backend[k4].has_probe && !info.backend[k4].probe,
 	      "the huge backend's probe mode and counters");
+	CHECK(info.backend[k4].has_touch && info.backend[k4].touch_probed == 40 &&
+	      info.backend[k4].touch_cached == 30 &&
+	      info.backend[k4].touch_skipped == 2 &&
+	      !info.backend[huge].has_touch,
+	      "the touch probe's counters, per backend");
 	CHECK(info.has_helpers && info.helpers == 3 && info.helped_folios == 7 &&
 	      info.helper_pages == 1000000 && info.helpers_started == 20 &&
 	      info.helpers_not_started == 1,

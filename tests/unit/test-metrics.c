@@ -54,7 +54,9 @@ int main(int argc, char **argv)
 		  .backend = {
 			[CLEARPAGE_BACKEND_4K] = {
 				.strategy = CLEARPAGE_STRATEGY_MOVNTI,
-				.reference_pages = 77 },
+				.reference_pages = 77, .has_touch = true,
+				.touch_probed = 50, .touch_cached = 20,
+				.touch_skipped = 3 },
 			[CLEARPAGE_BACKEND_HUGE] = {
 				.strategy = CLEARPAGE_STRATEGY_KERNEL,
 				.has_probe = true, .probe = true,
@@ -141,6 +143,12 @@ int main(int argc, char **argv)
 	      strstr(text, "clearpage_probe_seconds_total{node=\"0\"} 0.5\n") &&
 	      !strstr(text, "clearpage_probe{node=\"1\"}"),
 	      "the probe per node, only where the module has one");
+	CHECK(strstr(text, "# TYPE clearpage_touch_lines_total counter\n") &&
+	      strstr(text, "clearpage_touch_lines_total{node=\"0\",backend=\"4k\",verdict=\"cached\"} 20\n") &&
+	      strstr(text, "clearpage_touch_lines_total{node=\"0\",backend=\"4k\",verdict=\"missed\"} 30\n") &&
+	      strstr(text, "clearpage_touch_lines_total{node=\"0\",backend=\"4k\",verdict=\"skipped\"} 3\n") &&
+	      !strstr(text, "backend=\"huge\",verdict=\"cached\""),
+	      "the touch probe per node and backend, only where the module has one");
 	CHECK(strstr(text, "clearpaged_module_attached 1\n") != NULL,
 	      "module attached");
 	CHECK(strstr(text, "clearpaged_up 1\n") &&
