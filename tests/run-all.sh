@@ -94,6 +94,9 @@ for kernel in $kernels; do
 		vm "$kernel" probe "$module" "$cmdline" --node-mb 3072 \
 			--module-test "$module_test" --parallel
 	done
+	# The touch probe of non-temporal clears, pages held under a stress.
+	vm "$kernel" touch "$module" "init_on_alloc=0 hugepagesz=2M hugepages=32" \
+		--module-test "$module_test" --parallel
 	# 1 GiB pages cleared with helpers: node 1 has two CPUs and the page.
 	vm "$kernel" gigantic "$module" \
 		"init_on_alloc=0 hugepagesz=1G hugepages=1:1 hugepagesz=2M hugepages=32" \
