@@ -240,34 +240,31 @@ void clearpage_test_probe_calibration(struct clearpage_probe_calibration *result
 	result->threshold_ticks = clearpage_probe_threshold(54, 404);
 }
 
-int clearpage_test_probe_verdict(int hot)
+/* A forced verdict: 1 yes, 2 no, 3 each in turn, else @measured. */
+static int forced_verdict(unsigned int force, atomic_t *turn, int measured)
 {
-	static atomic_t turn = ATOMIC_INIT(0);
-
-	switch (READ_ONCE(test_probe_verdict)) {
+	switch (force) {
 	case 1:
 		return 1;
 	case 2:
 		return 0;
 	case 3:
-		return atomic_inc_return(&turn) & 1;
+		return atomic_inc_return(turn) & 1;
 	default:
-		return hot;
+		return measured;
 	}
+}
+
+int clearpage_test_probe_verdict(int hot)
+{
+	static atomic_t turn = ATOMIC_INIT(0);
+
+	return forced_verdict(READ_ONCE(test_probe_verdict), &turn, hot);
 }
 
 int clearpage_test_touch_verdict(int cached)
 {
 	static atomic_t turn = ATOMIC_INIT(0);
 
-	switch (READ_ONCE(test_touch_verdict)) {
-	case 1:
-		return 1;
-	case 2:
-		return 0;
-	case 3:
-		return atomic_inc_return(&turn) & 1;
-	default:
-		return cached;
-	}
+	return forced_verdict(READ_ONCE(test_touch_verdict), &turn, cached);
 }
