@@ -64,18 +64,14 @@ static bool touch_running;
  */
 static int timed_load_nofault(const void *line, unsigned long *ticks)
 {
-	unsigned long lo, hi, start;
+	unsigned long start;
 	u8 value;
 
 	pagefault_disable();
-	asm volatile("lfence\n\trdtsc\n\tlfence"
-		     : "=a"(lo), "=d"(hi) : : "memory");
-	start = hi << 32 | lo;
+	start = clearpage_load_start();
 	__get_kernel_nofault(&value, line, u8, fault);
-	asm volatile("rdtscp\n\tlfence"
-		     : "=a"(lo), "=d"(hi) : : "rcx", "memory");
+	*ticks = clearpage_load_ticks(start);
 	pagefault_enable();
-	*ticks = (hi << 32 | lo) - start;
 	return 0;
 fault:
 	pagefault_enable();

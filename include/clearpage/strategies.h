@@ -457,17 +457,32 @@ static inline int clearpage_kernel_routine(const struct clearpage_cpu *cpu)
  */
 #define CLEARPAGE_PROBE_LINES 4
 
-static inline unsigned long clearpage_timed_load(const void *line)
+/* The TSC before a timed load (nothing before it still running)... */
+static inline unsigned long clearpage_load_start(void)
 {
-	unsigned long lo, hi, start;
+	unsigned long lo, hi;
 
 	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence"
 		     : "=a"(lo), "=d"(hi) : : "memory");
-	start = hi << 32 | lo;
-	(void)*(const volatile unsigned char *)line;
+	return hi << 32 | lo;
+}
+
+/* ... and its ticks after it (rdtscp waits for the load). */
+static inline unsigned long clearpage_load_ticks(unsigned long start)
+{
+	unsigned long lo, hi;
+
 	__asm__ __volatile__("rdtscp\n\tlfence"
 		     : "=a"(lo), "=d"(hi) : : "rcx", "memory");
 	return (hi << 32 | lo) - start;
+}
+
+static inline unsigned long clearpage_timed_load(const void *line)
+{
+	unsigned long start = clearpage_load_start();
+
+	(void)*(const volatile unsigned char *)line;
+	return clearpage_load_ticks(start);
 }
 
 /*
