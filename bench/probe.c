@@ -7,8 +7,8 @@
  * unit right, in each memory regime.
  *
  * Units are 2 MiB folios (2m-*) or single 4 KiB pages at scattered
- * addresses (4k-*: the probe's lines all in the page, what probing every
- * 4 KiB fault would cost), from a pool four times the last-level cache (at
+ * addresses (4k-*: the faulting line, as the 4k backend's temperature
+ * sample probes a page), from a pool four times the last-level cache (at
  * least 1 GiB), each unit once per turn through it; hot and cold ones
  * interleaved at random, half and half.
  *   burst      a hot unit was just cleared (its lines cached), a cold one
@@ -170,7 +170,8 @@ static void measure_regime(const struct probe_bench *pb, char *pool,
 		bench_clear_range(bench_kernel_routine(), unit, bytes);
 		t2 = bench_ticks();
 		r->judged[class]++;
-		r->right[class] += clearpage_probe_hot(cached) == (class == HOT);
+		r->right[class] += clearpage_probe_hot(cached, bytes / BENCH_PAGE) ==
+				  (class == HOT);
 		probe[class][n[class]] = (double)(t1 - t0) * tick_ns;
 		clear[class][n[class]++] = (double)(t2 - t1) * tick_ns;
 	}
@@ -272,7 +273,7 @@ static double mix_arm(const struct probe_bench *pb, char *pool, const char *regi
 			strategy = pb->pair[arm == ARM_HOT ? 0 : 1];
 		} else if (arm == ARM_PROBE) {
 			int judged = clearpage_probe_hot(clearpage_probe(folio, pages,
-				fault * BENCH_PAGE, pb->threshold, NULL));
+				fault * BENCH_PAGE, pb->threshold, NULL), pages);
 
 			*right += judged == hot;
 			strategy = pb->pair[judged ? 0 : 1];

@@ -91,6 +91,11 @@ static int alloc_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		long i, nr = folio_nr_pages(folio);
 		int way = strategy;
 
+		/* The temperature sample: the faulting line, probed. */
+		if (node && nr == 1)
+			clearpage_probe_pick(node, CLEARPAGE_BACKEND_4K,
+					     strategy, page_address(page), 1,
+					     addr & ~PAGE_MASK);
 		/* One node and one strategy for the whole folio. */
 		for (i = 0; i < nr; i++)
 			way = clearpage_clear_page(node, strategy,

@@ -30,7 +30,7 @@
  * same way by the faulting task and helpers on the node's other CPUs
  * (helpers.c).
  *
- * In probe mode (probe_huge) a folio is first probed (clearpage_huge_pick()):
+ * In probe mode (probe_huge) a folio is first probed (clearpage_probe_pick()):
  * a few timed loads of its lines say whether it is cached, and it is
  * cleared with the mode's hot or cold strategy instead of the backend's.
  *
@@ -305,8 +305,9 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 		clear_huge_kernel(node, page, fault, nr_pages, false);
 		return;
 	}
-	strategy = clearpage_huge_pick(node, strategy, page_address(page),
-				       nr_pages, addr_hint - addr);
+	strategy = clearpage_probe_pick(node, CLEARPAGE_BACKEND_HUGE, strategy,
+					page_address(page), nr_pages,
+					addr_hint - addr);
 	/*
 	 * The live baseline and the trials: one folio position in
 	 * 2^reference_shift as the kernel, one in 2^trial_shift per candidate,
@@ -455,9 +456,10 @@ static void clear_allocated(struct clearpage_node *node, struct page *page,
 	unsigned int first, m, rest;
 	int way;
 
-	strategy = clearpage_huge_pick(node, strategy, page_address(page),
-				       nr_pages,
-				       fault < 0 ? 0 : (unsigned long)fault << PAGE_SHIFT);
+	strategy = clearpage_probe_pick(node, CLEARPAGE_BACKEND_HUGE, strategy,
+					page_address(page), nr_pages,
+					fault < 0 ? 0 :
+					(unsigned long)fault << PAGE_SHIFT);
 	way = clearpage_measured_way(node, CLEARPAGE_BACKEND_HUGE, strategy,
 				     page_to_pfn(page), nr_pages);
 

@@ -41,38 +41,66 @@ bool clearpage_any_node_intercepted(int backend)
 	return false;
 }
 
+static DEFINE_PER_CPU(unsigned int, clearpage_probe_sequence);
+
 /*
- * The probe mode (clearpage_probe() in strategies.h): a few timed loads of
- * the folio's lines against the node's threshold say whether it is hot or
- * cold, and the folio is cleared with the mode's strategy for that. The
- * probe runs with preemption off, so that its ticks are one CPU's; a
- * threshold of 0 (a recalibration that could no longer tell) leaves the
- * backend's strategy.
+ * Whether the temperature sample takes a unit of @nr_pages: the per-CPU
+ * page sequence crosses a multiple of 2^probe_shift (0: never).
  */
-int clearpage_huge_pick(struct clearpage_node *node, int strategy,
-			void *kaddr, unsigned long nr_pages,
-			unsigned long fault_offset)
+static bool clearpage_probe_due(unsigned int nr_pages)
 {
-	unsigned int mode = READ_ONCE(node->choice[CLEARPAGE_BACKEND_HUGE].probe);
+	unsigned int shift = READ_ONCE(clearpage_probe_shift);
+	unsigned int after;
+
+	if (!shift)
+		return false;
+	after = this_cpu_add_return(clearpage_probe_sequence, nr_pages);
+	return (after >> shift) != ((after - nr_pages) >> shift);
+}
+
+/*
+ * The temperature probe (clearpage_probe() in strategies.h): a few timed
+ * loads of the unit's lines against the node's threshold say whether it
+ * is hot or cold. In the huge backend's probe mode every folio is probed
+ * and cleared with the mode's strategy for what it found; otherwise the
+ * temperature sample probes one unit per 2^probe_shift pages, whatever
+ * strategy runs, only to count it, so that the node's hot share is known
+ * in every phase (a non-temporal strategy costs the same hot or cold, and
+ * its cost cannot tell). The probe runs with preemption off, so that its
+ * ticks are one CPU's; a threshold of 0 (a CPU that cannot tell, or a
+ * recalibration that could no longer) probes nothing.
+ */
+int clearpage_probe_pick(struct clearpage_node *node, int backend,
+			 int strategy, void *kaddr, unsigned long nr_pages,
+			 unsigned long fault_offset)
+{
+	unsigned int mode = READ_ONCE(node->choice[backend].probe);
 	unsigned long threshold =
 		READ_ONCE(node->probe_calibration.threshold_ticks);
 	unsigned int cached;
 	u64 start, ns = 0;
 	int hot;
 
-	if (!mode || !threshold)
+	if (!threshold)
 		return strategy;
 	preempt_disable();
+	if (!mode && !clearpage_probe_due(nr_pages)) {
+		preempt_enable();
+		return strategy;
+	}
 	start = local_clock();
 	cached = clearpage_probe(kaddr, nr_pages, fault_offset, threshold, NULL);
 	clearpage_elapsed(start, &ns);
-	preempt_enable();
-	hot = clearpage_test_probe_verdict(clearpage_probe_hot(cached));
+	hot = clearpage_test_probe_verdict(clearpage_probe_hot(cached,
+							       nr_pages));
 	if (hot)
-		this_cpu_inc(node->stats->probe_hot_huge);
+		this_cpu_inc(node->stats->probe_hot[backend]);
 	else
-		this_cpu_inc(node->stats->probe_cold_huge);
-	this_cpu_add(node->stats->probe_ns_huge, ns);
+		this_cpu_inc(node->stats->probe_cold[backend]);
+	this_cpu_add(node->stats->probe_ns[backend], ns);
+	preempt_enable();
+	if (!mode)
+		return strategy;
 	return hot ? clearpage_probe_hot_strategy(mode) :
 		     clearpage_probe_cold_strategy(mode);
 }

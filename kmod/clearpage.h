@@ -45,12 +45,13 @@ struct clearpage_node_stats {
 	u64 helpers_started;
 	u64 helpers_not_started;
 	/*
-	 * The huge backend's temperature probe (probe_huge): folios judged
-	 * hot and cold, and the time the probes took.
+	 * The temperature probe, per backend (the huge backend's probe mode,
+	 * and the sample of every backend outside it): units judged hot and
+	 * cold, and the time the probes took.
 	 */
-	u64 probe_hot_huge;
-	u64 probe_cold_huge;
-	u64 probe_ns_huge;
+	u64 probe_hot[CLEARPAGE_BACKEND_COUNT];
+	u64 probe_cold[CLEARPAGE_BACKEND_COUNT];
+	u64 probe_ns[CLEARPAGE_BACKEND_COUNT];
 	/*
 	 * The touch probe (touch.c), per backend: lines loaded some time
 	 * after a non-temporal clear, those found cached (the application
@@ -259,14 +260,14 @@ int clearpage_4k_error(void);
 int clearpage_node_strategy(struct clearpage_node *node, int backend);
 bool clearpage_any_node_intercepted(int backend);
 /*
- * The strategy of @node's huge backend (running @strategy) for the folio
- * at @kaddr of @nr_pages faulted at byte @fault_offset: in probe mode the
- * hot or the cold one, as the probe finds the folio (counted), else
- * @strategy.
+ * The strategy of @node's @backend (running @strategy) for the unit (a
+ * page, or a folio) at @kaddr of @nr_pages faulted at byte @fault_offset:
+ * in probe mode the hot or the cold one, as the probe finds it (counted),
+ * else @strategy (a unit of the temperature sample probed and counted).
  */
-int clearpage_huge_pick(struct clearpage_node *node, int strategy,
-			void *kaddr, unsigned long nr_pages,
-			unsigned long fault_offset);
+int clearpage_probe_pick(struct clearpage_node *node, int backend,
+			 int strategy, void *kaddr, unsigned long nr_pages,
+			 unsigned long fault_offset);
 void clearpage_run(int strategy, void *kaddr);
 void clearpage_run_range(int strategy, void *kaddr, unsigned long bytes);
 int clearpage_clear_page(struct clearpage_node *node, int strategy,
@@ -329,6 +330,7 @@ extern unsigned int clearpage_trial_shift;
 extern unsigned int clearpage_huge_chunk_pages;
 extern unsigned int clearpage_touch_delay_ms;
 extern unsigned int clearpage_touch_shift;
+extern unsigned int clearpage_probe_shift;
 extern unsigned int clearpage_huge_measure_pages;
 bool clearpage_strategy_usable(int strategy);
 void clearpage_strategy_refuse(int strategy);

@@ -100,8 +100,8 @@ static int put_backend_state(struct sk_buff *skb, struct clearpage_node *node,
 }
 
 /*
- * A backend's probe mode and touch probe counters and, for the huge
- * backend, the probe mode's counters.
+ * A backend's probe mode, its temperature probe's counters (probe mode
+ * and sample) and its touch probe's counters.
  */
 static int put_probe(struct sk_buff *skb, unsigned int mode, int backend,
 		     const struct clearpage_node_stats *sum)
@@ -121,13 +121,11 @@ static int put_probe(struct sk_buff *skb, unsigned int mode, int backend,
 	    put_u64(skb, CLEARPAGE_B_TOUCH_SKIPPED, sum->touch_skipped[backend],
 		    CLEARPAGE_B_PAD))
 		return -EMSGSIZE;
-	if (backend != CLEARPAGE_BACKEND_HUGE)
-		return 0;
-	if (put_u64(skb, CLEARPAGE_B_PROBE_HOT_FOLIOS, sum->probe_hot_huge,
+	if (put_u64(skb, CLEARPAGE_B_PROBE_HOT_FOLIOS, sum->probe_hot[backend],
 		    CLEARPAGE_B_PAD) ||
-	    put_u64(skb, CLEARPAGE_B_PROBE_COLD_FOLIOS, sum->probe_cold_huge,
-		    CLEARPAGE_B_PAD) ||
-	    put_u64(skb, CLEARPAGE_B_PROBE_NS, sum->probe_ns_huge,
+	    put_u64(skb, CLEARPAGE_B_PROBE_COLD_FOLIOS,
+		    sum->probe_cold[backend], CLEARPAGE_B_PAD) ||
+	    put_u64(skb, CLEARPAGE_B_PROBE_NS, sum->probe_ns[backend],
 		    CLEARPAGE_B_PAD))
 		return -EMSGSIZE;
 	return 0;

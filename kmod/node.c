@@ -352,6 +352,9 @@ void clearpage_node_stats_sum(struct clearpage_node *node,
 			sum->touch_probed[b] += READ_ONCE(s->touch_probed[b]);
 			sum->touch_cached[b] += READ_ONCE(s->touch_cached[b]);
 			sum->touch_skipped[b] += READ_ONCE(s->touch_skipped[b]);
+			sum->probe_hot[b] += READ_ONCE(s->probe_hot[b]);
+			sum->probe_cold[b] += READ_ONCE(s->probe_cold[b]);
+			sum->probe_ns[b] += READ_ONCE(s->probe_ns[b]);
 		}
 		for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++)
 			sum->ranges_huge[i] += READ_ONCE(s->ranges_huge[i]);
@@ -364,9 +367,6 @@ void clearpage_node_stats_sum(struct clearpage_node *node,
 		sum->helper_pages += READ_ONCE(s->helper_pages);
 		sum->helpers_started += READ_ONCE(s->helpers_started);
 		sum->helpers_not_started += READ_ONCE(s->helpers_not_started);
-		sum->probe_hot_huge += READ_ONCE(s->probe_hot_huge);
-		sum->probe_cold_huge += READ_ONCE(s->probe_cold_huge);
-		sum->probe_ns_huge += READ_ONCE(s->probe_ns_huge);
 	}
 }
 

@@ -42,6 +42,25 @@ module_param_cb(sample_shift, &sample_shift_ops, &clearpage_sample_shift,
 MODULE_PARM_DESC(sample_shift,
 		 "time one clear in 2^sample_shift (0..20, default 6)");
 
+/*
+ * The temperature sample (clear.c): outside probe mode, one unit in
+ * 2^probe_shift pages per CPU probed and counted.
+ */
+unsigned int clearpage_probe_shift = 8;
+
+static int probe_shift_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 20);
+}
+
+static const struct kernel_param_ops probe_shift_ops = {
+	.set = probe_shift_set,
+	.get = param_get_uint,
+};
+module_param_cb(probe_shift, &probe_shift_ops, &clearpage_probe_shift, 0644);
+MODULE_PARM_DESC(probe_shift,
+		 "the temperature sample: outside probe mode, probe one 4 KiB page or folio per 2^probe_shift pages each CPU clears and count it hot or cold (1..20, default 8: every 2 MiB folio; 0: none)");
+
 /* The touch probe (touch.c): how long after the clear, and how often. */
 unsigned int clearpage_touch_delay_ms = 10;
 

@@ -357,12 +357,16 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 				     clearpage_backend_names[b],
 				     sum.reference_sample_ns[b]);
 	}
-	len += sysfs_emit_at(buf, len, "probe_hot_huge %llu\n",
-			     sum.probe_hot_huge);
-	len += sysfs_emit_at(buf, len, "probe_cold_huge %llu\n",
-			     sum.probe_cold_huge);
-	len += sysfs_emit_at(buf, len, "probe_ns_huge %llu\n",
-			     sum.probe_ns_huge);
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+		const char *backend = clearpage_backend_names[b];
+
+		len += sysfs_emit_at(buf, len, "probe_hot_%s %llu\n",
+				     backend, sum.probe_hot[b]);
+		len += sysfs_emit_at(buf, len, "probe_cold_%s %llu\n",
+				     backend, sum.probe_cold[b]);
+		len += sysfs_emit_at(buf, len, "probe_ns_%s %llu\n",
+				     backend, sum.probe_ns[b]);
+	}
 	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
 		const char *backend = clearpage_backend_names[b];
 

@@ -486,9 +486,20 @@ static inline unsigned long clearpage_timed_load(const void *line)
 }
 
 /*
+ * The lines a probe of @nr_pages loads: one for a single page (a second
+ * line of the same page would be judged after the first load's miss set
+ * the prefetchers going, and look cached), CLEARPAGE_PROBE_LINES for a
+ * folio.
+ */
+static inline unsigned int clearpage_probe_lines(unsigned long nr_pages)
+{
+	return nr_pages > 1 ? CLEARPAGE_PROBE_LINES : 1;
+}
+
+/*
  * The byte offsets, from the folio's start, of the lines a probe of a folio
  * of @nr_pages loads: the faulting line (@fault_offset, the faulting
- * address's offset in the folio) first, then one line in each of
+ * address's offset in the folio) first, then (a folio) one line in each of
  * CLEARPAGE_PROBE_LINES - 1 equal parts of the folio, each at another
  * place within its page (the prefetchers of a neighbouring probe never
  * bring it in).
@@ -512,7 +523,7 @@ static inline void clearpage_probe_offsets(unsigned long nr_pages,
 
 /*
  * Probe the folio at @base (@nr_pages, faulted at byte @fault_offset):
- * how many of its CLEARPAGE_PROBE_LINES lines loaded in fewer than
+ * how many of its clearpage_probe_lines() lines loaded in fewer than
  * @threshold ticks. Without @ticks it stops as soon as the verdict of
  * clearpage_probe_hot() is known (half the lines cached, or more than half
  * not), which spares a cold folio most of its loads from memory; with
@@ -525,25 +536,28 @@ static inline unsigned int clearpage_probe(const void *base,
 					   unsigned long *ticks)
 {
 	unsigned long offsets[CLEARPAGE_PROBE_LINES], t;
-	unsigned int i, cached = 0;
+	unsigned int i, cached = 0, lines = clearpage_probe_lines(nr_pages);
 
 	clearpage_probe_offsets(nr_pages, fault_offset, offsets);
-	for (i = 0; i < CLEARPAGE_PROBE_LINES; i++) {
+	for (i = 0; i < lines; i++) {
 		t = clearpage_timed_load((const char *)base + offsets[i]);
 		cached += t < threshold;
 		if (ticks)
 			ticks[i] = t;
-		else if (2 * cached >= CLEARPAGE_PROBE_LINES ||
-			 2 * (i + 1 - cached) > CLEARPAGE_PROBE_LINES)
+		else if (2 * cached >= lines || 2 * (i + 1 - cached) > lines)
 			break;
 	}
 	return cached;
 }
 
-/* A folio is hot when at least half its probed lines were cached. */
-static inline int clearpage_probe_hot(unsigned int cached)
+/*
+ * A folio of @nr_pages is hot when at least half its probed lines were
+ * cached; a single page when its one line was.
+ */
+static inline int clearpage_probe_hot(unsigned int cached,
+				      unsigned long nr_pages)
 {
-	return 2 * cached >= CLEARPAGE_PROBE_LINES;
+	return 2 * cached >= clearpage_probe_lines(nr_pages);
 }
 
 /*

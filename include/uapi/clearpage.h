@@ -240,6 +240,11 @@ enum clearpage_backend_attr {
 	CLEARPAGE_B_PROBE,		/* u8: 1 in probe mode (probe_<backend>) */
 	CLEARPAGE_B_PROBE_HOT,		/* u8: its strategy for hot folios, */
 	CLEARPAGE_B_PROBE_COLD,		/* u8: and for cold ones (probe mode only) */
+	/*
+	 * Units (4 KiB pages, folios) the temperature probe judged hot and
+	 * cold, in probe mode and in the sample of every backend
+	 * (probe_shift), and the time it took:
+	 */
 	CLEARPAGE_B_PROBE_HOT_FOLIOS,	/* u64: probe_hot_<backend> */
 	CLEARPAGE_B_PROBE_COLD_FOLIOS,	/* u64: probe_cold_<backend> */
 	CLEARPAGE_B_PROBE_NS,		/* u64: probe_ns_<backend> */

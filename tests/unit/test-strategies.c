@@ -255,13 +255,22 @@ static void test_probe(unsigned char *area)
 	}
 	CHECK(!bad, "probe lines lie in the folio, line-aligned, the faulting one first, one per part");
 	CHECK(clearpage_probe(area, 512, 0, ~0UL, NULL) == CLEARPAGE_PROBE_LINES / 2 &&
-	      clearpage_probe_hot(CLEARPAGE_PROBE_LINES / 2),
+	      clearpage_probe_hot(CLEARPAGE_PROBE_LINES / 2, 512),
 	      "every line cached: hot, after half the lines");
 	CHECK(clearpage_probe(area, 512, 0, 0, NULL) == 0 &&
-	      !clearpage_probe_hot(0),
+	      !clearpage_probe_hot(0, 512),
 	      "no line cached: cold");
+	CHECK(clearpage_probe_lines(1) == 1 &&
+	      clearpage_probe_lines(2) == CLEARPAGE_PROBE_LINES &&
+	      clearpage_probe(area, 1, 100, ~0UL, NULL) == 1 &&
+	      clearpage_probe_hot(1, 1) &&
+	      clearpage_probe(area, 1, 100, 0, NULL) == 0 &&
+	      !clearpage_probe_hot(0, 1),
+	      "a single page: its faulting line alone, hot when it is cached");
 	for (j = 0; j < CLEARPAGE_PROBE_LINES; j++)
 		ticks[j] = 0;
+	clearpage_probe(area, 1, 100, 0, ticks);
+	CHECK(ticks[0] && !ticks[1], "a single page's probe loads one line");
 	clearpage_probe(area, 512, 4096, 0, ticks);
 	for (j = 0, bad = 0; j < CLEARPAGE_PROBE_LINES; j++)
 		bad |= !ticks[j];

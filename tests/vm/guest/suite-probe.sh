@@ -102,6 +102,54 @@ check "clearpagectl status --json has the probe" sh -c "clearpagectl status --js
 check "probe_huge off" sh -c "echo off > $CP/node0/probe_huge && test \"\$(cat $CP/node0/probe_huge)\" = off"
 check "clearpagectl probe 0 off" clearpagectl probe 0 off
 
+# 3b. The temperature sample: outside probe mode one unit per
+# 2^probe_shift pages is probed and counted, whatever strategy runs, and
+# cleared with the backend's strategy all the same.
+probe_4k() { echo $(( $(stat_value $1 probe_hot_4k) + $(stat_value $1 probe_cold_4k) )); }
+check "probe_shift is 8 at load" test "$(cat $P/probe_shift)" = 8
+for bad in 21 -1 x "8 "; do
+	check "probe_shift refuses '$bad' (EINVAL)" \
+		cptest write $P/probe_shift --data "$bad" --expect EINVAL
+done
+check "refused writes left probe_shift as it was" test "$(cat $P/probe_shift)" = 8
+for n in $(nodes); do
+	check "node$n stats have both backends' probe counters" \
+		sh -c "grep -q '^probe_hot_4k ' $CP/node$n/stats && grep -q '^probe_cold_huge ' $CP/node$n/stats && grep -q '^probe_ns_4k ' $CP/node$n/stats"
+	echo off > $CP/node$n/probe_huge
+	echo movnti > $CP/node$n/strategy_4k
+done
+# (node 0's movnti keeps the huge backend armed; node 1 runs kernel.)
+echo movnti > $CP/node0/strategy_huge
+echo kernel > $CP/node1/strategy_huge
+echo 0 > $P/probe_shift
+a0=$(probe_4k 0) t0=$(probe_total 1)
+fault "probe_shift=0: 4k node0" --kind 4k --node 0 --mb 8 --dirty
+fault "probe_shift=0: hugetlb node1 (kernel)" --kind hugetlb --node 1 --mb 8 --dirty --fault-at random
+check "probe_shift=0: nothing sampled ($(( $(probe_4k 0) - a0 )) pages, $(( $(probe_total 1) - t0 )) folios)" \
+	test "$(probe_4k 0)/$(probe_total 1)" = "$a0/$t0"
+echo 1 > $P/probe_shift
+echo 3 > $P/test_probe_verdict
+a0=$(probe_4k 0) t0=$(probe_total 1) m0=$(stat_value 0 pages_4k_movnti) k0=$(stat_value 1 pages_huge_kernel)
+fault "probe_shift=1: 4k node0 (movnti), the verdict in turn" --kind 4k --node 0 --mb 16 --dirty
+fault "probe_shift=1: hugetlb node1 (kernel), the verdict in turn" --kind hugetlb --node 1 --mb 16 --dirty --fault-at random
+if [ $init_on_alloc = 0 ]; then
+	check "4 KiB pages sampled, one in two ($(( $(probe_4k 0) - a0 )) of 4096)" \
+		test $(( $(probe_4k 0) - a0 )) -ge 1024
+	check "the sampled pages were cleared with the backend's movnti ($(( $(stat_value 0 pages_4k_movnti) - m0 )))" \
+		test $(( $(stat_value 0 pages_4k_movnti) - m0 )) -ge 4096
+	check "both verdicts counted for 4 KiB pages" \
+		test $(stat_value 0 probe_hot_4k) -gt 0 -a $(stat_value 0 probe_cold_4k) -gt 0
+else
+	skip "the 4k backend's sample: init_on_alloc=1 keeps the 4k backend off"
+fi
+check "every hugetlb folio sampled on kernel ($(( $(probe_total 1) - t0 )) of 8)" \
+	test $(( $(probe_total 1) - t0 )) -ge 8
+check "the sampled folios were cleared the kernel's way, probe mode off" \
+	test $(( $(stat_value 1 pages_huge_kernel) - k0 )) -ge 4096 -a "$(probe_mode 1)" = off
+echo 8 > $P/probe_shift
+echo 0 > $P/test_probe_verdict
+for n in $(nodes); do echo kernel > $CP/node$n/strategy_4k; done
+
 # 4. Every pair of a hot and a cold strategy, the verdict in turn: both
 # strategies clear folios, both verdicts are counted, every byte is zero.
 # With init_on_alloc=1 a fresh THP on 6.x is already zeroed by the
