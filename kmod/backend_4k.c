@@ -101,13 +101,17 @@ static int alloc_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 			way = clearpage_clear_page(node, strategy,
 						   nth_page(page, i),
 						   CLEARPAGE_BACKEND_4K);
-		/* An order-0 request: one page, cleared with @way. */
+		/*
+		 * An order-0 request: one page, cleared with @way (a trial
+		 * frame's candidate where it is not @strategy).
+		 */
 		if (clearpage_strategy_non_temporal(way))
 			clearpage_touch_note(node, folio,
 					     clearpage_touch_offset(1,
 						addr & ~PAGE_MASK,
 						this_cpu_read(cleared_requests)),
-					     CLEARPAGE_BACKEND_4K);
+					     CLEARPAGE_BACKEND_4K,
+					     way != strategy);
 	}
 	/*
 	 * Last: the drain waits for this count, and unregister_kretprobe()

@@ -228,10 +228,12 @@ void clearpage_touch_init(void);
 void clearpage_touch_exit(void);
 /*
  * @folio, just cleared by @backend and still the caller's, has the line at
- * @offset (CLEARPAGE_TOUCH_NONE: none) cleared non-temporally.
+ * @offset (CLEARPAGE_TOUCH_NONE: none) cleared non-temporally; @trial: by
+ * a trial frame's candidate (held whenever a slot is free: trial frames
+ * are a sample already).
  */
 void clearpage_touch_note(struct clearpage_node *node, struct folio *folio,
-			  unsigned long offset, int backend);
+			  unsigned long offset, int backend, bool trial);
 unsigned int clearpage_touch_held(struct clearpage_node *node);
 
 /* calibration.c: a bit per strategy that failed its self-test, or -errno */

@@ -150,12 +150,15 @@ static void touch_work(struct work_struct *work)
 /*
  * @folio, owned by the caller and just cleared, has its line at @offset
  * cleared non-temporally by @backend: hold it for the touch probe, one
- * such clear in 2^touch_shift per CPU, when this CPU's slot is free.
- * Any context the clearing paths run in (the 4k backend's return handler
- * runs with preemption off).
+ * such clear in 2^touch_shift per CPU (every @trial one: a candidate's
+ * trial frames are one in 2^trial_shift already, and they alone tell what
+ * a non-temporal candidate would cost the application while the node
+ * clears temporally), when this CPU's slot is free. Any context the
+ * clearing paths run in (the 4k backend's return handler runs with
+ * preemption off).
  */
 void clearpage_touch_note(struct clearpage_node *node, struct folio *folio,
-			  unsigned long offset, int backend)
+			  unsigned long offset, int backend, bool trial)
 {
 	unsigned int delay = READ_ONCE(clearpage_touch_delay_ms);
 	unsigned int shift = READ_ONCE(clearpage_touch_shift);
@@ -170,7 +173,7 @@ void clearpage_touch_note(struct clearpage_node *node, struct folio *folio,
 		return;
 	cpu = get_cpu();
 	tc = this_cpu_ptr(&touch_cpus);
-	if (++tc->sequence & ((1U << shift) - 1))
+	if (++tc->sequence & ((1U << shift) - 1) && !trial)
 		goto out;
 	slot = &tc->slot[backend];
 	if (cmpxchg(&slot->state, SLOT_FREE, SLOT_FILLING) != SLOT_FREE)

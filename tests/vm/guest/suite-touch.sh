@@ -107,6 +107,24 @@ t0=$(touched 0 4k) h0=$(touched 0 huge)
 fault "rep_stosb 4k node0" --kind 4k --node 0 --mb 16 --dirty
 fault "rep_stosb thp node0" --kind thp --node 0 --mb 16 --dirty
 check "a temporal strategy holds nothing" test "$(touched 0 4k)/$(touched 0 huge)/$(held 0)" = "$t0/$h0/0"
+# A temporal strategy with a non-temporal trial candidate: its trial
+# frames are held and probed (every one while a slot is free), so that
+# the candidate's cost to the application is known before any switch.
+echo 3 > $P/trial_shift
+echo 0 > $CP/node0/pinned
+echo movnti > $CP/node0/trials_4k
+echo movnti > $CP/node0/trials_huge
+t0=$(touched 0 4k) h0=$(touched 0 huge)
+fault "rep_stosb 4k node0, trials movnti" --kind 4k --node 0 --mb 32 --dirty
+fault "rep_stosb thp node0, trials movnti" --kind thp --node 0 --mb 64 --dirty --fault-at random
+released 0
+check "movnti's 4 KiB trial frames touch-probed while node0 clears with rep_stosb ($(( $(touched 0 4k) - t0 )))" \
+	test $(touched 0 4k) -gt $t0
+check "movnti's THP trial frames touch-probed while node0 clears with rep_stosb ($(( $(touched 0 huge) - h0 )))" \
+	test $(touched 0 huge) -gt $h0
+echo none > $CP/node0/trials_4k
+echo none > $CP/node0/trials_huge
+echo 6 > $P/trial_shift
 # (While a node clears non-temporally, every command of this suite faults
 # pages that may be held: only now must none be.)
 check "node0: every held page released once nothing clears non-temporally" none_held 0
