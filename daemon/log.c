@@ -161,6 +161,9 @@ void log_decision(int priority, const char *message_id, unsigned int node,
 	add(&e, "CLEARPAGE_COLD_FRACTION=%.3f", d->cold_fraction);
 	add(&e, "CLEARPAGE_NS_PER_PAGE=%.1f", d->ns_per_page);
 	add(&e, "CLEARPAGE_PREDICTED_GAIN=%.3f", d->predicted_gain);
+	/* What a non-temporal page costs the application, where measured. */
+	if (d->touch_share >= 0)
+		add(&e, "CLEARPAGE_TOUCH_SHARE=%.3f", d->touch_share);
 	emit(&e);
 }
 

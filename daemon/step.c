@@ -170,11 +170,15 @@ static bool trials_wanted(const struct manager *m,
 	       !hands_off(be, u) && !m->monitor_only && !m->config.dry_run;
 }
 
-/* Set the backend's trial candidates to what the policy wants now. */
+/*
+ * Set the backend's trial candidates to what the policy wants now
+ * (@measured: the PMU or the touch probe measures what a non-temporal
+ * clear costs the application).
+ */
 static void set_trials(struct manager *m, const struct cp_node_info *info,
 		       int backend, struct backend_state *u,
 		       const struct policy_calibration *calibration,
-		       bool counted)
+		       bool measured)
 {
 	const struct cp_backend_info *be = &info->backend[backend];
 	unsigned int trials = 0;
@@ -186,7 +190,7 @@ static void set_trials(struct manager *m, const struct cp_node_info *info,
 	if (trials_wanted(m, be, u) && !u->pinned)
 		trials = policy_trials(&m->config.policy,
 				       m->allowed & available_mask(info),
-				       counted, calibration, &u->policy.node);
+				       measured, calibration, &u->policy.node);
 	if (trials == be->trials)
 		return;
 	err = cp_set_trials(m->client, info->node, backend, trials);
@@ -278,18 +282,23 @@ static void step_backend(struct manager *m, const struct cp_node_info *info,
 	cp_backend_counters(info, backend, &now);
 	/* The node's cache-miss counters, read once for both backends. */
 	extra.trials = trials_wanted(m, be, u);
+	/* The touch probe tells where the node's probe calibration can. */
+	extra.touch = be->has_touch && info->probe.threshold_ticks > 0;
 	calibration_of(info, backend, &calibration);
 	policy_backend_step(&m->config.policy, m->allowed & available_mask(info),
 			    &calibration, &u->policy, &now, &extra,
 			    hands_off(be, u), &sample, &d);
 	/* The live baseline: the time saved against the kernel's routine. */
 	baseline_savings_add(&u->savings, &sample, m->config.policy.min_samples);
-	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f, saved %.0f ns this interval: %s",
+	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f (%llu units probed), touched %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f, saved %.0f ns this interval: %s",
 		 info->node, cp_backend_name(backend),
 		 policy_strategy_name(be->strategy),
 		 (unsigned long long)sample.samples,
 		 policy_mean(sample.sample_ns, sample.samples),
-		 d.cold_fraction, sample.counted ? sample.kernel_miss_ratio : -1,
+		 d.cold_fraction,
+		 (unsigned long long)(sample.probe_hot + sample.probe_cold),
+		 d.touch_share,
+		 sample.counted ? sample.kernel_miss_ratio : -1,
 		 d.user_misses_per_page,
 		 u->savings.last_valid ? u->savings.last_saved_ns : 0, d.reason);
 	u->cold_fraction = d.cold_fraction;
@@ -300,7 +309,8 @@ static void step_backend(struct manager *m, const struct cp_node_info *info,
 		apply(m, info, backend, u, &d);
 	if (!d.slower)
 		u->slower_warned = false;
-	set_trials(m, info, backend, u, &calibration, sample.counted);
+	set_trials(m, info, backend, u, &calibration,
+		   sample.counted || sample.touch);
 }
 
 void manager_step_node(struct manager *m, const struct cp_node_info *info,

@@ -820,6 +820,10 @@ void cp_backend_counters(const struct cp_node_info *info, int backend,
 		.sample_ns = s ? s->sample_ns[backend] : 0,
 		.ref_pages = be->reference_pages,
 		.ref_ns = be->reference_sample_ns,
+		.probe_hot = be->probe_hot_folios,
+		.probe_cold = be->probe_cold_folios,
+		.touch_probed = be->touch_probed,
+		.touch_cached = be->touch_cached,
 	};
 	for (int i = 0; i < info->nr_strategies; i++) {
 		const struct cp_strategy_info *t = &info->strategies[i];

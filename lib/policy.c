@@ -93,13 +93,67 @@ void policy_config_defaults(struct policy_config *config)
 }
 
 unsigned int policy_allowed(const struct policy_config *config,
-			    unsigned int allowed, bool counted)
+			    unsigned int allowed, bool measured)
 {
 	if (config->non_temporal == POLICY_NT_NO ||
-	    (config->non_temporal == POLICY_NT_AUTO && !counted))
+	    (config->non_temporal == POLICY_NT_AUTO && !measured))
 		allowed &= ~((1U << CLEARPAGE_STRATEGY_MOVNTI) |
 			     (1U << CLEARPAGE_STRATEGY_CLZERO));
 	return allowed;
+}
+
+bool policy_non_temporal(int strategy)
+{
+	return strategy == CLEARPAGE_STRATEGY_MOVNTI ||
+	       strategy == CLEARPAGE_STRATEGY_CLZERO;
+}
+
+/* The touch probe's sums lose this share of their weight each interval. */
+#define TOUCH_DECAY 0.9
+
+double policy_touch_share(const struct policy_config *config,
+			  const struct policy_node *node)
+{
+	if (node->touch_probed < (double)config->min_samples ||
+	    node->touch_probed <= 0)
+		return -1;
+	return node->touch_cached / node->touch_probed;
+}
+
+void policy_touch_update(const struct policy_config *config,
+			 const struct policy_calibration *calibration,
+			 int hot_strategy, struct policy_node *node,
+			 const struct policy_sample *sample)
+{
+	double share;
+
+	node->touch_probed = node->touch_probed * TOUCH_DECAY +
+			     (double)sample->touch_probed;
+	node->touch_cached = node->touch_cached * TOUCH_DECAY +
+			     (double)sample->touch_cached;
+	share = policy_touch_share(config, node);
+	node->counted = sample->counted;
+	node->touch_known = share >= 0 && !sample->counted;
+	node->touch_penalty_ns = node->touch_known ?
+		share * LINES_PER_PAGE *
+		policy_line_miss_ns(calibration, hot_strategy) : 0;
+}
+
+double policy_touch_penalty(const struct policy_node *node, int strategy)
+{
+	return policy_non_temporal(strategy) ? node->touch_penalty_ns : 0;
+}
+
+/*
+ * Whether @strategy may be adopted: a non-temporal one without the PMU
+ * (NonTemporal=auto) only once the touch probe says what it costs the
+ * application.
+ */
+static bool adoptable(const struct policy_config *config,
+		      const struct policy_node *node, int strategy)
+{
+	return !policy_non_temporal(strategy) || node->counted ||
+	       config->non_temporal != POLICY_NT_AUTO || node->touch_known;
 }
 
 void policy_node_init(struct policy_node *node, int strategy)
@@ -231,6 +285,7 @@ void policy_observe(const struct policy_config *config,
 {
 	double ns = policy_mean(sample->sample_ns, sample->samples);
 	double ref_ns = policy_mean(sample->ref_ns, sample->ref_samples);
+	uint64_t probed = sample->probe_hot + sample->probe_cold;
 
 	*obs = (struct policy_observation){
 		.measured = sample->samples >= config->min_samples && ns > 0,
@@ -244,6 +299,11 @@ void policy_observe(const struct policy_config *config,
 		.counted = sample->counted,
 		.kernel_miss_ratio = sample->kernel_miss_ratio,
 	};
+	if (probed >= config->min_samples) {
+		obs->probed = probed;
+		obs->probed_cold_fraction = (double)sample->probe_cold /
+					    (double)probed;
+	}
 }
 
 enum policy_confirm policy_confirm(const struct policy_config *config,
@@ -272,7 +332,8 @@ enum policy_confirm policy_confirm(const struct policy_config *config,
 	}
 	if (--node->confirm_left)
 		return POLICY_CONFIRM_PENDING;
-	mean = node->confirm_ns_sum / node->confirm_intervals;
+	mean = node->confirm_ns_sum / node->confirm_intervals +
+	       policy_touch_penalty(node, node->strategy);
 	/* Only when every interval on both sides was counted. */
 	if (node->before_user_misses >= 0 &&
 	    node->confirm_user_intervals == node->confirm_intervals)
@@ -365,7 +426,7 @@ static void steady_update(struct policy_node *node, double ns)
 }
 
 unsigned int policy_trials(const struct policy_config *config,
-			   unsigned int allowed, bool counted,
+			   unsigned int allowed, bool measured,
 			   const struct policy_calibration *calibration,
 			   const struct policy_node *node)
 {
@@ -375,17 +436,24 @@ unsigned int policy_trials(const struct policy_config *config,
 
 	if (!config->trial_candidates)
 		return 0;
-	allowed = policy_allowed(config, allowed, counted);
+	allowed = policy_allowed(config, allowed, measured);
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		if (s == node->strategy || !(allowed & (1U << s)))
 			continue;
-		/* Insertion by calibration: cold cost, then hot; unknown last. */
+		/*
+		 * Insertion by calibration: cold cost (with what the
+		 * application pays for a non-temporal one), then hot;
+		 * unknown last.
+		 */
 		for (i = n; i > 0; i--) {
 			int o = order[i - 1];
+			double cs = calibration->cold_ns[s] +
+				    policy_touch_penalty(node, s);
+			double co = calibration->cold_ns[o] +
+				    policy_touch_penalty(node, o);
 			bool before = calibration->valid[s] &&
-				      (!calibration->valid[o] ||
-				       calibration->cold_ns[s] < calibration->cold_ns[o] ||
-				       (calibration->cold_ns[s] == calibration->cold_ns[o] &&
+				      (!calibration->valid[o] || cs < co ||
+				       (cs == co &&
 					calibration->hot_ns[s] < calibration->hot_ns[o]));
 
 			if (!before)
@@ -421,6 +489,8 @@ enum policy_reason policy_compare(const struct policy_config *config,
 {
 	unsigned int size = window_size(config);
 	double own = policy_mean(sample->sample_ns, sample->samples);
+	/* Each with what the application pays for a non-temporal clear. */
+	double own_cost = own + policy_touch_penalty(node, node->strategy);
 	double mean, error;
 	bool full = false;
 	int s;
@@ -447,7 +517,9 @@ enum policy_reason policy_compare(const struct policy_config *config,
 				node->trial[s] = (struct policy_trial_window){ 0 };
 			continue;
 		}
-		trial_window_add(&node->trial[s], size, (own - ns) / own);
+		ns += policy_touch_penalty(node, s);
+		trial_window_add(&node->trial[s], size,
+				 (own_cost - ns) / own_cost);
 	}
 	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		if (s == node->strategy ||
@@ -455,8 +527,13 @@ enum policy_reason policy_compare(const struct policy_config *config,
 		    !trial_window_judge(&node->trial[s], size, &mean, &error))
 			continue;
 		full = true;
-		/* A switch to it was reverted: not for a while. */
-		if (node->refuted_left[s])
+		/*
+		 * A switch to it was reverted: not for a while. A
+		 * non-temporal one whose cost to the application is not
+		 * known yet: not at all.
+		 */
+		if (node->refuted_left[s] ||
+		    !adoptable(config, node, s))
 			continue;
 		if (mean <= config->trial_margin ||
 		    mean - config->trial_confidence * error <= 0 ||
@@ -471,8 +548,19 @@ enum policy_reason policy_compare(const struct policy_config *config,
 	return full ? POLICY_R_NONE_CHEAPER : POLICY_R_TRIALS_FILLING;
 }
 
+/* What a page of @strategy costs: its calibrated clear at @fraction, plus
+ * what the application pays for a non-temporal one. */
+static double effective_cost(const struct policy_calibration *calibration,
+			     const struct policy_node *node, int strategy,
+			     double fraction)
+{
+	return policy_predict(calibration, strategy, fraction) +
+	       policy_touch_penalty(node, strategy);
+}
+
 /*
- * The allowed, calibrated strategy cheapest on cold pages that no revert
+ * The allowed, calibrated, adoptable strategy cheapest on cold pages (with
+ * what the application pays for a non-temporal one) that no revert
  * refuted (the configured ColdStrategy, if any), or -1.
  */
 static int cheapest_cold(const struct policy_config *config,
@@ -484,11 +572,13 @@ static int cheapest_cold(const struct policy_config *config,
 
 	if (best >= 0)
 		return usable(allowed, calibration, best) &&
-		       !node->refuted_left[best] ? best : -1;
+		       !node->refuted_left[best] &&
+		       adoptable(config, node, best) ? best : -1;
 	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
 		if (usable(allowed, calibration, s) && !node->refuted_left[s] &&
-		    (best < 0 ||
-		     calibration->cold_ns[s] < calibration->cold_ns[best]))
+		    adoptable(config, node, s) &&
+		    (best < 0 || effective_cost(calibration, node, s, 1) <
+				 effective_cost(calibration, node, best, 1)))
 			best = s;
 	return best;
 }
@@ -501,25 +591,28 @@ enum policy_reason policy_try(const struct policy_config *config,
 {
 	bool cold = fraction < 0 || fraction >= config->up_threshold;
 	int s = node->strategy, hot, unused;
-	const double *ns;
 
 	*target = s;
 	if (!cold && fraction > config->down_threshold)
 		return POLICY_R_FITS;
 	if (cold) {
 		*target = cheapest_cold(config, allowed, calibration, node);
-		ns = calibration->cold_ns;
 	} else {
 		policy_pick_strategies(config, allowed, calibration, &hot,
 				       &unused);
 		*target = usable(allowed, calibration, hot) &&
-			  !node->refuted_left[hot] ? hot : -1;
-		ns = calibration->hot_ns;
+			  !node->refuted_left[hot] &&
+			  adoptable(config, node, hot) ? hot : -1;
 	}
-	/* Worth a try only where the calibration says it is cheaper. */
+	/*
+	 * Worth a try only where the calibration (and what the application
+	 * pays for a non-temporal clear) says it is cheaper.
+	 */
 	if (*target < 0 || *target == s ||
 	    (s >= 0 && s < CLEARPAGE_STRATEGY_COUNT && calibration->valid[s] &&
-	     ns[*target] >= (1 - config->trial_margin) * ns[s])) {
+	     effective_cost(calibration, node, *target, cold) >=
+	     (1 - config->trial_margin) *
+	     effective_cost(calibration, node, s, cold))) {
 		*target = s;
 		return POLICY_R_FITS;
 	}
@@ -530,9 +623,12 @@ double policy_estimate(const struct policy_config *config,
 		       const struct policy_calibration *calibration,
 		       int strategy, const struct policy_observation *obs)
 {
-	double fraction = policy_cold_fraction(config, calibration, strategy,
-					       obs->ns_per_page);
+	double fraction;
 
+	if (obs->probed)
+		return obs->probed_cold_fraction;
+	fraction = policy_cold_fraction(config, calibration, strategy,
+					obs->ns_per_page);
 	if (fraction < 0 && obs->referenced)
 		fraction = policy_cold_fraction(config, calibration,
 						obs->ref_strategy,
@@ -561,10 +657,12 @@ enum policy_reason policy_propose(const struct policy_config *config,
 		*target = cold;
 	else if (fraction <= config->down_threshold)
 		*target = hot;
-	if (*target == node->strategy)
+	if (*target == node->strategy || !adoptable(config, node, *target)) {
+		*target = node->strategy;
 		return POLICY_R_FITS;
-	current_ns = policy_predict(calibration, node->strategy, fraction);
-	target_ns = policy_predict(calibration, *target, fraction);
+	}
+	current_ns = effective_cost(calibration, node, node->strategy, fraction);
+	target_ns = effective_cost(calibration, node, *target, fraction);
 	*gain = (current_ns - target_ns) / current_ns;
 	if (*gain < config->margin)
 		return POLICY_R_BELOW_MARGIN;
@@ -662,6 +760,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	struct policy_observation obs;
 	enum policy_reason why;
 	int hot, cold, target;
+	bool paired;
 	double gain;
 
 	*decision = (struct policy_decision){
@@ -673,7 +772,16 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		.ns_per_page = policy_mean(sample->sample_ns, sample->samples),
 		.user_misses_per_page = user_misses_per_page(sample),
 	};
-	allowed = policy_allowed(config, allowed, sample->counted);
+	allowed = policy_allowed(config, allowed,
+				 sample->counted || sample->touch);
+	paired = policy_pick_strategies(config, allowed, calibration, &hot,
+					&cold);
+	/* What the application pays, whatever happens to the node now. */
+	policy_touch_update(config, calibration, hot, node, sample);
+	decision->touch_share = node->touch_known ?
+				policy_touch_share(config, node) : -1;
+	decision->touch_penalty_ns = node->touch_penalty_ns;
+	decision->from_penalty_ns = policy_touch_penalty(node, node->strategy);
 	if (node->since_switch < ~0U >> 1)
 		node->since_switch++;
 	if (node->backoff_left)
@@ -705,8 +813,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		}
 		return hold(decision, POLICY_R_FEW_SAMPLES);
 	}
-	if (!policy_pick_strategies(config, allowed, calibration, &hot, &cold) &&
-	    !obs.trials) {
+	if (!paired && !obs.trials) {
 		forget_proposal(node);
 		return hold(decision, POLICY_R_NO_PAIR);
 	}
@@ -813,6 +920,8 @@ void policy_applied(const struct policy_config *config,
 		/* Against the steady cost where it held steady. */
 		if (node->trying && steady >= 3)
 			node->before_ns = steady_ns;
+		/* With what the application paid for a non-temporal one. */
+		node->before_ns += decision->from_penalty_ns;
 		node->before_user_misses = decision->user_misses_per_page;
 	} else {
 		int from = decision->from;
@@ -855,6 +964,7 @@ void policy_backend_step(const struct policy_config *config,
 	b->last = *now;
 	b->have_last = true;
 	sample->trials = extra->trials;
+	sample->touch = extra->touch;
 	sample->counted = extra->counted;
 	sample->kernel_miss_ratio = extra->kernel_miss_ratio;
 	sample->user_misses = extra->user_misses;

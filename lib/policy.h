@@ -50,11 +50,30 @@
  *
  * A non-temporal cold strategy costs about the same on hot and cold pages,
  * so while it runs the zeroing cost cannot show the pages turning hot. The
- * module's reference clears (the live baseline: the kernel's own routine on
- * a small share of the pages, beside any strategy but kernel) tell the cold
- * fraction instead, read against the calibration of that same routine.
- * Without them, every probe_interval intervals the policy tries the hot
- * strategy; the confirmation reverts the probe if the pages are still cold.
+ * module's temperature probe asks the pages instead: a sample of them,
+ * whatever strategy runs, is probed before its clear (timed loads of a few
+ * lines) and counted hot or cold, and where it counted at least MinSamples
+ * units in the interval their cold share is the cold fraction, ahead of
+ * any inference from costs. Without it, the module's reference clears
+ * (the live baseline: the kernel's own routine on a small share of the
+ * pages, beside any strategy but kernel) tell the cold fraction, read
+ * against the calibration of that same routine. Without either, every
+ * probe_interval intervals the policy tries the hot strategy; the
+ * confirmation reverts the probe if the pages are still cold.
+ *
+ * A non-temporal clear leaves the page out of the cache, and an
+ * application that reads it next pays the misses. Two signals show that
+ * cost. The module's touch probe loads one line of a sample of
+ * non-temporally cleared units (the node's own clears, or a non-temporal
+ * candidate's trial frames) some time after the clear: cached means the
+ * application touched it. Its share, over about the last ten intervals
+ * (sums decayed by TOUCH_DECAY per interval), makes every non-temporal
+ * strategy dearer by share x a page's lines x the cost of a missed line,
+ * wherever costs are compared (trials, tries, proposals, confirmations).
+ * Where the PMU counts user-space misses, the confirmation charges those
+ * instead. NonTemporal=auto allows movnti and clzero only where one of the
+ * two measures (policy_allowed()), and adopts one without the PMU only
+ * once the touch probe's share is known.
  *
  * Where the PMU counts last-level cache misses, two more signals join in: a
  * switch to the cold strategy needs the kernel's LLC miss ratio to
@@ -92,9 +111,9 @@ struct policy_config {
 					 * to go cold, where counted; 0: off */
 	/*
 	 * Non-temporal strategies (movnti, clzero) leave the page out of the
-	 * cache, and an application that reads it next pays the misses; only
-	 * the PMU's user-mode LLC counters show that. POLICY_NT_AUTO allows
-	 * them only in intervals where those counters were read.
+	 * cache, and an application that reads it next pays the misses: the
+	 * PMU's user-mode LLC counters or the module's touch probe show it.
+	 * POLICY_NT_AUTO allows them only where one of the two measures.
 	 */
 	int non_temporal;		/* POLICY_NT_* */
 	int hot_strategy;		/* -1: rep_stosb if allowed and not dearer
@@ -121,9 +140,17 @@ enum { POLICY_NT_NO, POLICY_NT_YES, POLICY_NT_AUTO };
 
 void policy_config_defaults(struct policy_config *config);
 
-/* @allowed without the non-temporal strategies where the config says so. */
+/*
+ * @allowed without the non-temporal strategies where the config says so:
+ * NonTemporal=no, or auto where nothing measures what they cost the
+ * application (@measured: the PMU counted the node's LLC, or the module's
+ * touch probe can tell).
+ */
 unsigned int policy_allowed(const struct policy_config *config,
-			    unsigned int allowed, bool counted);
+			    unsigned int allowed, bool measured);
+
+/* movnti and clzero: the page left out of the cache. */
+bool policy_non_temporal(int strategy);
 
 /* The names of include/uapi/clearpage.h: "unknown" / -EINVAL outside them. */
 const char *policy_strategy_name(int strategy);
@@ -183,6 +210,14 @@ struct policy_decision {
 	double ns_per_page;
 	double predicted_gain;		/* fraction of the current cost */
 	double user_misses_per_page;	/* -1 when not counted */
+	/*
+	 * The touch probe's share of cached lines (-1: unknown, or the PMU
+	 * counts instead), and what it adds to a page of a non-temporal
+	 * strategy; @from_penalty_ns: of the strategy left.
+	 */
+	double touch_share;
+	double touch_penalty_ns;
+	double from_penalty_ns;
 	bool probe;			/* a SWITCH that only tries */
 	bool whole;			/* a TRY: kept only if TrialMargin cheaper */
 	/* MEASURED: the target's gain, less TrialConfidence standard errors. */
@@ -239,6 +274,17 @@ struct policy_node {
 	 */
 	unsigned int refuted_left[CLEARPAGE_STRATEGY_COUNT];
 	unsigned int refute_next[CLEARPAGE_STRATEGY_COUNT];
+	/*
+	 * The touch probe's lines loaded and found cached, decayed by
+	 * TOUCH_DECAY each interval; what a page of a non-temporal strategy
+	 * costs the application at their share (0: nothing known, or the
+	 * PMU counts), and whether the share is known.
+	 */
+	double touch_probed;
+	double touch_cached;
+	double touch_penalty_ns;
+	bool touch_known;
+	bool counted;			/* the PMU counted the last interval */
 };
 
 void policy_node_init(struct policy_node *node, int strategy);
@@ -301,6 +347,12 @@ struct policy_observation {
 	double user_misses_per_page;	/* -1: not counted */
 	bool counted;			/* the PMU counted the node's LLC */
 	double kernel_miss_ratio;
+	/*
+	 * The units the temperature probe judged (0 when fewer than
+	 * MinSamples), and the cold share of them.
+	 */
+	uint64_t probed;
+	double probed_cold_fraction;
 };
 
 void policy_observe(const struct policy_config *config,
@@ -359,10 +411,11 @@ enum policy_reason policy_try(const struct policy_config *config,
 			      int *target);
 
 /*
- * estimate: the cold fraction from where the strategy's cost lies between
- * its calibrated hot and cold cost; where that spread is too small (a
- * non-temporal strategy), from the reference clears against the
- * calibration of the routine they ran. -1 when neither tells.
+ * estimate: the cold fraction the temperature probe counted, where it
+ * probed MinSamples units; else from where the strategy's cost lies
+ * between its calibrated hot and cold cost; where that spread is too small
+ * (a non-temporal strategy), from the reference clears against the
+ * calibration of the routine they ran. -1 when none tells.
  */
 double policy_estimate(const struct policy_config *config,
 		       const struct policy_calibration *calibration,
@@ -431,9 +484,28 @@ struct policy_backend {
 	bool known;			/* seen once */
 };
 
+/*
+ * touch: the interval's touch probe into @node's decayed sums, and the
+ * cost a non-temporal page adds at their share (share x a page's lines x
+ * the calibrated cost of a line missed by @hot_strategy), unless the PMU
+ * counts the misses (@sample->counted) or too few lines were loaded.
+ */
+void policy_touch_update(const struct policy_config *config,
+			 const struct policy_calibration *calibration,
+			 int hot_strategy, struct policy_node *node,
+			 const struct policy_sample *sample);
+
+/* The touch probe's share of cached lines, -1 while unknown. */
+double policy_touch_share(const struct policy_config *config,
+			  const struct policy_node *node);
+
+/* What the application pays per page of @strategy beyond its clear. */
+double policy_touch_penalty(const struct policy_node *node, int strategy);
+
 /* What a driver knows of an interval beyond the module's counters. */
 struct policy_extra {
 	bool trials;			/* the backend runs trials */
+	bool touch;			/* the module's touch probe can tell */
 	bool counted;			/* the PMU counted the node's LLC: */
 	double kernel_miss_ratio;
 	double user_misses;

@@ -15,6 +15,20 @@ void policy_sample_build(const struct policy_counters *prev, bool have_prev,
 	    now->ref_pages < prev->ref_pages)
 		return;
 	sample->pages = now->pages - prev->pages;
+	/* The application's and the pages' state, whatever strategy ran. */
+	if (now->probe_hot >= prev->probe_hot &&
+	    now->probe_cold >= prev->probe_cold) {
+		sample->probe_hot = now->probe_hot - prev->probe_hot;
+		sample->probe_cold = now->probe_cold - prev->probe_cold;
+	}
+	if (now->touch_probed >= prev->touch_probed &&
+	    now->touch_cached >= prev->touch_cached) {
+		sample->touch_probed = now->touch_probed - prev->touch_probed;
+		sample->touch_cached = now->touch_cached - prev->touch_cached;
+		/* A probe counted between the two counters' reads. */
+		if (sample->touch_cached > sample->touch_probed)
+			sample->touch_cached = sample->touch_probed;
+	}
 	if (now->strategy != prev->strategy)
 		return;
 	if (now->samples >= prev->samples && now->sample_ns >= prev->sample_ns) {

@@ -29,6 +29,12 @@ struct policy_counters {
 	uint64_t ref_ns;		/* ... and their time */
 	uint64_t trial_pages[CLEARPAGE_STRATEGY_COUNT];	/* per candidate ... */
 	uint64_t trial_ns[CLEARPAGE_STRATEGY_COUNT];	/* ... and their time */
+	/* The temperature probe: units judged hot and cold (probe_*_<backend>). */
+	uint64_t probe_hot;
+	uint64_t probe_cold;
+	/* The touch probe: lines loaded after a non-temporal clear, and cached. */
+	uint64_t touch_probed;
+	uint64_t touch_cached;
 };
 
 /* What one interval measured on a backend of a node, as sums. */
@@ -55,6 +61,24 @@ struct policy_sample {
 	bool trials;
 	uint64_t trial_samples[CLEARPAGE_STRATEGY_COUNT];
 	double trial_ns[CLEARPAGE_STRATEGY_COUNT];
+	/*
+	 * The temperature probe: units (pages, folios) it judged hot and
+	 * cold this interval, whatever strategy ran. They tell the cold
+	 * fraction directly.
+	 */
+	uint64_t probe_hot;
+	uint64_t probe_cold;
+	/*
+	 * The touch probe: lines of non-temporally cleared units loaded some
+	 * time after their clear, and those found cached (the application
+	 * had touched them, paying the miss the clear moved to it). @touch:
+	 * the module has the probe and the node's calibration can tell a
+	 * cached line, so that a non-temporal clear's cost to the
+	 * application is measured without a PMU.
+	 */
+	bool touch;
+	uint64_t touch_probed;
+	uint64_t touch_cached;
 	/* Where the PMU counted the node's last-level cache: */
 	bool counted;
 	double kernel_miss_ratio;	/* misses/references, kernel mode */

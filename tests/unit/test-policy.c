@@ -543,6 +543,11 @@ static void test_stages(void)
 
 	/* propose */
 	policy_node_init(&node, CLEARPAGE_STRATEGY_KERNEL);
+	CHECK(policy_propose(&config, &c, &node, hot, cold, 0.9, &target, &gain) ==
+	      POLICY_R_FITS && target == CLEARPAGE_STRATEGY_KERNEL,
+	      "propose: NonTemporal=auto, nothing measures what movnti costs the application: not adopted");
+	/* From here the PMU counts (the touch probe's own checks are below). */
+	node.counted = true;
 	CHECK(policy_propose(&config, &c, &node, hot, cold, 0.5, &target, &gain) ==
 	      POLICY_R_FITS && target == CLEARPAGE_STRATEGY_KERNEL,
 	      "propose: 0.5 lies between the thresholds: the current strategy fits");
@@ -750,6 +755,16 @@ struct trial_run {
 	 */
 	const double *marginal;
 	int tries, measured;
+	/*
+	 * The temperature probe's share of cold units each interval (-1: no
+	 * probe); the touch probe (@touch: the module has one) and the share
+	 * of its lines found cached (-1: none loaded yet); @no_frames: the
+	 * workload's pages hold no reference or trial frame (a small hot set).
+	 */
+	double probed_cold;
+	bool touch;
+	double touch_share;
+	bool no_frames;
 };
 
 static void trial_run_init(struct trial_run *r)
@@ -761,6 +776,8 @@ static void trial_run_init(struct trial_run *r)
 	r->allowed = 0x3f;
 	policy_node_init(&r->node, CLEARPAGE_STRATEGY_KERNEL);
 	r->last_switch = -1;
+	r->probed_cold = -1;
+	r->touch_share = -1;
 }
 
 /*
@@ -780,10 +797,25 @@ static void trial_interval(struct trial_run *r, int i, const double *live,
 	const double *frames = r->marginal ? r->marginal : live;
 	double ns;
 
-	r->trials = policy_trials(&r->config, r->allowed, false,
+	r->trials = policy_trials(&r->config, r->allowed, r->touch,
 				  &r->calibration, &r->node);
 	ns = live[cur] * (1 + noise(i, noise_frac));
 	sample.sample_ns = ns * sample.samples;
+	if (r->probed_cold >= 0) {
+		sample.probe_cold = (uint64_t)(64 * r->probed_cold + 0.5);
+		sample.probe_hot = 64 - sample.probe_cold;
+	}
+	sample.touch = r->touch;
+	/* Lines of non-temporal clears: the node's own, or a trial's. */
+	if (r->touch && r->touch_share >= 0 &&
+	    (policy_non_temporal(cur) ||
+	     r->trials & (1U << CLEARPAGE_STRATEGY_MOVNTI |
+			  1U << CLEARPAGE_STRATEGY_CLZERO))) {
+		sample.touch_probed = 16;
+		sample.touch_cached = (uint64_t)(16 * r->touch_share + 0.5);
+	}
+	if (r->no_frames)
+		goto step;
 	if (cur != CLEARPAGE_STRATEGY_KERNEL) {
 		sample.ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
 		sample.ref_samples = 128;
@@ -800,6 +832,7 @@ static void trial_interval(struct trial_run *r, int i, const double *live,
 		if (outlier && s == CLEARPAGE_STRATEGY_MOVQ)
 			sample.trial_ns[s] /= outlier;
 	}
+step:
 	policy_step(&r->config, r->allowed, &r->calibration, &r->node, &sample,
 		    false, &d);
 	if (verbose)
@@ -1118,6 +1151,171 @@ static void test_trials_stages(void)
 	      "compare: a candidate not timed for a whole window loses its window");
 }
 
+
+/*
+ * A non-temporal strategy costs the same hot or cold, so once a node runs
+ * one its cost cannot show the pages turning hot; where the hot set holds
+ * no reference or trial frame nothing else does either (the replay held
+ * movnti through a whole hot phase). The temperature probe asks the pages.
+ */
+static void test_probe_temperature(void)
+{
+	struct trial_run r;
+	int i, first_on_stosb = -1;
+
+	printf("a hot phase on movnti, no reference or trial frame in the hot set\n");
+	trial_run_init(&r);
+	r.no_frames = true;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_MOVNTI);
+	for (i = 0; i < 100; i++)
+		trial_interval(&r, i, live_hot, 0.05, 0);
+	CHECK(r.node.strategy != CLEARPAGE_STRATEGY_REP_STOSB &&
+	      r.node.strategy != CLEARPAGE_STRATEGY_KERNEL,
+	      "without the probe: still non-temporal after 100 hot intervals (%s)",
+	      names[r.node.strategy]);
+
+	trial_run_init(&r);
+	r.no_frames = true;
+	r.probed_cold = 0;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_MOVNTI);
+	for (i = 0; i < 100; i++) {
+		trial_interval(&r, i, live_hot, 0.05, 0);
+		if (first_on_stosb < 0 &&
+		    r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB)
+			first_on_stosb = i;
+	}
+	CHECK(first_on_stosb >= 0 && first_on_stosb <= 3 &&
+	      r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB && r.reverts == 0,
+	      "the probe counts every unit hot: rep_stosb tried after the dwell (interval %d) and kept (%d switches, %d reverts)",
+	      first_on_stosb, r.switches, r.reverts);
+
+	/* The probe's share beats the cost's inference, and needs MinSamples. */
+	{
+		struct policy_config config;
+		struct policy_calibration c;
+		struct policy_observation obs;
+		struct policy_sample sample = {
+			.samples = 64, .sample_ns = 64 * 240.5,
+			.probe_hot = 3, .probe_cold = 9,
+		};
+
+		policy_config_defaults(&config);
+		epyc_calibration(&c);
+		policy_observe(&config, &sample, &obs);
+		CHECK(obs.probed == 12 &&
+		      policy_estimate(&config, &c, CLEARPAGE_STRATEGY_KERNEL, &obs) == 0.75,
+		      "estimate: 9 of 12 probed units cold: 0.75, not the 0.5 kernel's cost says");
+		CHECK(policy_estimate(&config, &c, CLEARPAGE_STRATEGY_MOVNTI, &obs) == 0.75,
+		      "estimate: ... even on movnti, whose cost tells nothing");
+		sample.probe_hot = 2;
+		sample.probe_cold = 5;
+		policy_observe(&config, &sample, &obs);
+		CHECK(obs.probed == 0 &&
+		      policy_estimate(&config, &c, CLEARPAGE_STRATEGY_KERNEL, &obs) == 0.5,
+		      "estimate: 7 probed units are fewer than MinSamples: from the cost again");
+	}
+}
+
+/*
+ * NonTemporal=auto without a PMU: the touch probe says what a
+ * non-temporal clear costs the application. Cold folios (burst regime,
+ * clzero cheapest to clear).
+ */
+static void test_touch(void)
+{
+	struct policy_config config;
+	struct policy_calibration c;
+	struct policy_node node;
+	struct policy_sample sample = { .touch_probed = 4, .touch_cached = 1 };
+	struct trial_run r;
+	int i;
+
+	policy_config_defaults(&config);
+	zen5_calibration(&c);
+	CHECK(policy_allowed(&config, 0x3f, false) == 0x0f &&
+	      policy_allowed(&config, 0x3f, true) == 0x3f,
+	      "NonTemporal=auto: movnti and clzero allowed where the PMU or the touch probe measures");
+	policy_node_init(&node, CLEARPAGE_STRATEGY_CLZERO);
+	policy_touch_update(&config, &c, CLEARPAGE_STRATEGY_REP_STOSB, &node, &sample);
+	CHECK(policy_touch_share(&config, &node) == -1 && !node.touch_known &&
+	      policy_touch_penalty(&node, CLEARPAGE_STRATEGY_CLZERO) == 0,
+	      "touch: 4 lines are fewer than MinSamples: unknown, no penalty");
+	sample.touch_probed = 8;
+	sample.touch_cached = 2;
+	policy_touch_update(&config, &c, CLEARPAGE_STRATEGY_REP_STOSB, &node, &sample);
+	CHECK(fabs(policy_touch_share(&config, &node) - 2.9 / 11.6) < 1e-9 &&
+	      fabs(policy_touch_penalty(&node, CLEARPAGE_STRATEGY_CLZERO) -
+		   2.9 / 11.6 * (90 - 30)) < 1e-9 &&
+	      policy_touch_penalty(&node, CLEARPAGE_STRATEGY_REP_STOSB) == 0,
+	      "touch: sums decayed by 0.9: 2.9 of 11.6 cached, clzero dearer by that share of rep_stosb's cold-hot spread (%.1f ns), rep_stosb not",
+	      policy_touch_penalty(&node, CLEARPAGE_STRATEGY_CLZERO));
+	sample.counted = true;
+	policy_touch_update(&config, &c, CLEARPAGE_STRATEGY_REP_STOSB, &node, &sample);
+	CHECK(!node.touch_known && policy_touch_penalty(&node, CLEARPAGE_STRATEGY_CLZERO) == 0,
+	      "touch: where the PMU counts, its user misses are charged instead");
+
+	printf("NonTemporal=auto, no PMU, cold folios: the touch probe decides\n");
+	trial_run_init(&r);
+	r.config.non_temporal = POLICY_NT_AUTO;
+	for (i = 0; i < 100; i++)
+		trial_interval(&r, i, live_burst, 0.05, 0);
+	CHECK(r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB,
+	      "no touch probe: movnti and clzero never allowed, rep_stosb (%s)",
+	      names[r.node.strategy]);
+	trial_run_init(&r);
+	r.config.non_temporal = POLICY_NT_AUTO;
+	r.touch = true;
+	for (i = 0; i < 100; i++)
+		trial_interval(&r, i, live_burst, 0.05, 0);
+	CHECK(!policy_non_temporal(r.node.strategy) &&
+	      r.trials & (1U << CLEARPAGE_STRATEGY_CLZERO),
+	      "a touch probe that has loaded nothing yet: clzero timed on trial frames, not adopted (%s)",
+	      names[r.node.strategy]);
+	r.touch_share = 0.05;
+	for (i = 100; i < 200; i++)
+		trial_interval(&r, i, live_burst, 0.05, 0);
+	CHECK(r.node.strategy == CLEARPAGE_STRATEGY_CLZERO,
+	      "its trial frames' lines 5%% touched: clzero adopted (%s)",
+	      names[r.node.strategy]);
+	r.touch_share = 1;
+	for (i = 200; i < 300; i++)
+		trial_interval(&r, i, live_burst, 0.05, 0);
+	CHECK(!policy_non_temporal(r.node.strategy),
+	      "the application then touches every line: clzero dropped for %s",
+	      names[r.node.strategy]);
+}
+
+/*
+ * Two non-temporal strategies that cost the same on the whole node, whose
+ * trial frames measure clzero 4.6% cheaper, under 8% noise: the replay
+ * once swapped clzero and movnti on such a "gain". The trial frames'
+ * difference is steady, so beyond their noise; the whole node's is not:
+ * the confirmation reverts every such switch, and each revert refutes
+ * clzero for twice as long. No switch between them stands.
+ */
+static void test_trials_close(void)
+{
+	static const double live[] = { 300, 280, 281, 320, 105, 105 };
+	static const double frames[] = { 300, 280, 281, 320, 105, 100.2 };
+	struct trial_run r;
+	int i, on_movnti = 0;
+
+	printf("trials: movnti and clzero equal, clzero's trial frames 4.6%% cheaper, 8%% noise\n");
+	trial_run_init(&r);
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_MOVNTI);
+	/* A calibration that cannot tell them apart: no try, trials decide. */
+	memcpy(r.calibration.cold_ns, live, sizeof(live));
+	r.marginal = frames;
+	for (i = 0; i < 300; i++) {
+		trial_interval(&r, i, live, 0.08, 0);
+		on_movnti += r.node.strategy == CLEARPAGE_STRATEGY_MOVNTI;
+	}
+	CHECK(r.switches == r.reverts && r.measured <= 4 && on_movnti >= 285 &&
+	      r.node.strategy == CLEARPAGE_STRATEGY_MOVNTI,
+	      "no switch between them stands: %d measured, %d switches, %d reverts, movnti in %d of 300 intervals",
+	      r.measured, r.switches, r.reverts, on_movnti);
+}
+
 int main(int argc, char **argv)
 {
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
@@ -1143,5 +1341,8 @@ int main(int argc, char **argv)
 	test_trials_try();
 	test_trials_biased();
 	test_trials_noise();
+	test_trials_close();
+	test_probe_temperature();
+	test_touch();
 	return check_summary();
 }
