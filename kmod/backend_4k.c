@@ -89,7 +89,8 @@ static int alloc_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 						       CLEARPAGE_BACKEND_4K);
 		unsigned long addr = ((struct alloc_data *)ri->data)->addr;
 		long i, nr = folio_nr_pages(folio);
-		int way = strategy;
+		unsigned long offset;
+		int way = strategy, trial;
 
 		/* The temperature sample: the faulting line, probed. */
 		if (node && nr == 1)
@@ -105,13 +106,13 @@ static int alloc_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		 * An order-0 request: one page, cleared with @way (a trial
 		 * frame's candidate where it is not @strategy).
 		 */
-		if (clearpage_strategy_non_temporal(way))
-			clearpage_touch_note(node, folio,
-					     clearpage_touch_offset(1,
-						addr & ~PAGE_MASK,
-						this_cpu_read(cleared_requests)),
-					     CLEARPAGE_BACKEND_4K,
-					     way != strategy);
+		offset = clearpage_touch_pick(1, addr & ~PAGE_MASK,
+					      this_cpu_read(cleared_requests),
+					      strategy, way, 0, way != strategy,
+					      &trial);
+		if (offset != CLEARPAGE_TOUCH_NONE)
+			clearpage_touch_note(node, folio, offset,
+					     CLEARPAGE_BACKEND_4K, trial);
 	}
 	/*
 	 * Last: the drain waits for this count, and unregister_kretprobe()

@@ -260,43 +260,22 @@ static void clear_huge_own(struct clearpage_node *node, int strategy,
 /*
  * The touch probe of a folio just cleared (faulted at byte @fault_offset):
  * its subpages [@first, @first + @m) cleared the measured way @way (@m 0:
- * none), the rest with @strategy. Held only when the line it will load was
- * cleared non-temporally. A trial folio whose candidate is non-temporal
- * and the strategy not: a line of its measured part, outside the faulting
- * subpage's neighbourhood, so that the candidate's cost to the
- * application is measured while the node clears temporally.
+ * none), the rest with @strategy; held when clearpage_touch_pick() finds
+ * a line cleared non-temporally.
  */
 static void touch_note(struct clearpage_node *node, struct page *page,
 		       unsigned long fault_offset, unsigned int nr_pages,
 		       int strategy, int way, unsigned int first,
 		       unsigned int m)
 {
-	unsigned long lines = PAGE_SIZE / CLEARPAGE_LINE_SIZE;
-	unsigned long fault = fault_offset >> PAGE_SHIFT;
-	u32 seed = get_random_u32();
-	unsigned long offset, subpage;
-	int routine;
+	int trial;
+	unsigned long offset = clearpage_touch_pick(nr_pages, fault_offset,
+						    get_random_u32(), strategy,
+						    way, first, m, &trial);
 
-	if (m && clearpage_strategy_non_temporal(way) &&
-	    !clearpage_strategy_non_temporal(strategy)) {
-		subpage = first + seed % m;
-		if (subpage + CLEARPAGE_FAULT_NEIGHBOURS >= fault &&
-		    subpage <= fault + CLEARPAGE_FAULT_NEIGHBOURS)
-			return;
-		offset = (subpage << PAGE_SHIFT) +
-			 (seed / m % lines) * CLEARPAGE_LINE_SIZE;
+	if (offset != CLEARPAGE_TOUCH_NONE)
 		clearpage_touch_note(node, page_folio(page), offset,
-				     CLEARPAGE_BACKEND_HUGE, true);
-		return;
-	}
-	offset = clearpage_touch_offset(nr_pages, fault_offset, seed);
-	subpage = offset >> PAGE_SHIFT;
-	routine = m && subpage >= first && subpage < first + m ? way :
-								 strategy;
-	if (offset != CLEARPAGE_TOUCH_NONE &&
-	    clearpage_strategy_non_temporal(routine))
-		clearpage_touch_note(node, page_folio(page), offset,
-				     CLEARPAGE_BACKEND_HUGE, routine != strategy);
+				     CLEARPAGE_BACKEND_HUGE, trial);
 }
 
 static void clear_huge(struct page *page, unsigned long addr_hint,

@@ -625,6 +625,53 @@ static inline unsigned long clearpage_touch_offset(unsigned long nr_pages,
 	return page * CLEARPAGE_PAGE_SIZE + line * CLEARPAGE_LINE_SIZE;
 }
 
+/*
+ * The line the touch probe loads of a unit of @nr_pages (a page, or a
+ * folio) faulted at byte @fault_offset and just cleared with @strategy,
+ * but for its subpages [@first, @first + @m) cleared the measured way @way
+ * (a reference or trial frame; @m 0: none): a line clearpage_touch_offset()
+ * picks for @seed, if a non-temporal routine cleared it, else
+ * CLEARPAGE_TOUCH_NONE. A folio whose measured way alone is
+ * non-temporal (a non-temporal candidate's trial frame on a node that
+ * clears temporally): a line of its measured part outside the faulting
+ * subpage's neighbourhood, so that the candidate's cost to the application
+ * is measured before any switch. *@trial: the line was cleared the
+ * measured way, not with @strategy.
+ */
+static inline unsigned long clearpage_touch_pick(unsigned long nr_pages,
+						 unsigned long fault_offset,
+						 unsigned long seed,
+						 int strategy, int way,
+						 unsigned long first,
+						 unsigned long m, int *trial)
+{
+	unsigned long lines = CLEARPAGE_PAGE_SIZE / CLEARPAGE_LINE_SIZE;
+	unsigned long fault = fault_offset / CLEARPAGE_PAGE_SIZE;
+	unsigned long offset, subpage;
+	int routine;
+
+	*trial = 0;
+	if (nr_pages > 1 && m && clearpage_strategy_non_temporal(way) &&
+	    !clearpage_strategy_non_temporal(strategy)) {
+		subpage = first + seed % m;
+		if (subpage + CLEARPAGE_FAULT_NEIGHBOURS >= fault &&
+		    subpage <= fault + CLEARPAGE_FAULT_NEIGHBOURS)
+			return CLEARPAGE_TOUCH_NONE;
+		*trial = 1;
+		return subpage * CLEARPAGE_PAGE_SIZE +
+		       (seed / m % lines) * CLEARPAGE_LINE_SIZE;
+	}
+	offset = clearpage_touch_offset(nr_pages, fault_offset, seed);
+	if (offset == CLEARPAGE_TOUCH_NONE)
+		return offset;
+	subpage = offset / CLEARPAGE_PAGE_SIZE;
+	routine = m && subpage >= first && subpage < first + m ? way : strategy;
+	if (!clearpage_strategy_non_temporal(routine))
+		return CLEARPAGE_TOUCH_NONE;
+	*trial = routine != strategy;
+	return offset;
+}
+
 /* One 4 KiB page: the range form over one page. */
 static inline int clearpage_run_routine(int strategy, void *page)
 {

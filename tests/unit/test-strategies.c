@@ -282,6 +282,63 @@ static void test_probe(unsigned char *area)
 	      "threshold halfway, 0 when the loads are less than 2x apart");
 }
 
+/*
+ * The touch probe's line: never the faulting line, never a line of the
+ * faulting subpage's temporal neighbourhood, only one a non-temporal
+ * routine cleared; a trial frame's measured part where only its candidate
+ * is non-temporal.
+ */
+static void test_touch_pick(void)
+{
+	const int nt = CLEARPAGE_STRATEGY_MOVNTI, t = CLEARPAGE_STRATEGY_REP_STOSB;
+	unsigned long seed, offset, subpage, fault = 100 * CLEARPAGE_PAGE_SIZE + 130;
+	int trial, bad = 0, trials = 0;
+
+	for (seed = 0; seed < 4096; seed++) {
+		offset = clearpage_touch_offset(1, 130, seed);
+		bad |= offset >= CLEARPAGE_PAGE_SIZE || offset % CLEARPAGE_LINE_SIZE ||
+		       offset / CLEARPAGE_LINE_SIZE == 130 / CLEARPAGE_LINE_SIZE;
+		offset = clearpage_touch_offset(512, fault, seed * 7919);
+		subpage = offset / CLEARPAGE_PAGE_SIZE;
+		bad |= subpage >= 512 || (subpage >= 98 && subpage <= 102);
+	}
+	CHECK(!bad, "touch line: never the faulting line of a page, never the faulting subpage's neighbourhood of a folio");
+	CHECK(clearpage_touch_offset(5, 2 * CLEARPAGE_PAGE_SIZE, 1) == CLEARPAGE_TOUCH_NONE,
+	      "touch line: none in a folio that is all neighbourhood");
+	CHECK(clearpage_touch_pick(512, fault, 3, t, t, 0, 0, &trial) == CLEARPAGE_TOUCH_NONE &&
+	      clearpage_touch_pick(512, fault, 3, t, CLEARPAGE_STRATEGY_KERNEL, 256, 64, &trial) ==
+	      CLEARPAGE_TOUCH_NONE,
+	      "touch pick: nothing cleared non-temporally, no line");
+	CHECK(clearpage_touch_pick(512, fault, 3, nt, nt, 0, 0, &trial) ==
+	      clearpage_touch_offset(512, fault, 3) && !trial,
+	      "touch pick: a non-temporal strategy, the line of clearpage_touch_offset(), not a trial");
+	for (seed = 0, bad = 0; seed < 4096; seed++) {
+		offset = clearpage_touch_pick(512, fault, seed * 7919, t, nt, 256, 64, &trial);
+		if (offset == CLEARPAGE_TOUCH_NONE)
+			continue;
+		trials++;
+		subpage = offset / CLEARPAGE_PAGE_SIZE;
+		bad |= !trial || subpage < 256 || subpage >= 320;
+	}
+	CHECK(!bad && trials == 4096,
+	      "touch pick: a non-temporal trial on a temporal node, always a line of its measured part (%d of 4096)",
+	      trials);
+	for (seed = 0, bad = 0, trials = 0; seed < 64; seed++) {
+		offset = clearpage_touch_pick(512, fault, seed, t, nt, 96, 8, &trial);
+		trials += offset != CLEARPAGE_TOUCH_NONE;
+		subpage = offset / CLEARPAGE_PAGE_SIZE;
+		bad |= offset != CLEARPAGE_TOUCH_NONE && subpage >= 98 && subpage <= 102;
+	}
+	CHECK(!bad && trials > 0 && trials < 64,
+	      "touch pick: a measured part beside the fault, never a line of its neighbourhood (%d of 64)",
+	      trials);
+	offset = clearpage_touch_pick(1, 130, 5, t, nt, 0, 1, &trial);
+	CHECK(offset != CLEARPAGE_TOUCH_NONE && trial &&
+	      offset / CLEARPAGE_LINE_SIZE != 130 / CLEARPAGE_LINE_SIZE &&
+	      clearpage_touch_pick(1, 130, 5, t, t, 0, 0, &trial) == CLEARPAGE_TOUCH_NONE,
+	      "touch pick: a 4 KiB trial page of a non-temporal candidate, any line but the faulting one");
+}
+
 int main(void)
 {
 	struct clearpage_cpu cpu;
@@ -292,6 +349,7 @@ int main(void)
 	clearpage_cpu_detect(&cpu);
 	test_detection(&cpu);
 	test_extents();
+	test_touch_pick();
 
 	raw = mmap(NULL, area_size + HUGE_SIZE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
