@@ -95,7 +95,8 @@ static int alloc_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		/* The temperature sample: the faulting line, probed. */
 		if (node && nr == 1)
 			clearpage_probe_pick(node, CLEARPAGE_BACKEND_4K,
-					     strategy, page_address(page), 1,
+					     strategy, page_address(page),
+					     page_to_pfn(page), 1,
 					     addr & ~PAGE_MASK);
 		/* One node and one strategy for the whole folio. */
 		for (i = 0; i < nr; i++)

@@ -304,8 +304,8 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 		return;
 	}
 	strategy = clearpage_probe_pick(node, CLEARPAGE_BACKEND_HUGE, strategy,
-					page_address(page), nr_pages,
-					addr_hint - addr);
+					page_address(page), page_to_pfn(page),
+					nr_pages, addr_hint - addr);
 	/*
 	 * The live baseline and the trials: one folio position in
 	 * 2^reference_shift as the kernel, one in 2^trial_shift per candidate,
@@ -455,8 +455,8 @@ static void clear_allocated(struct clearpage_node *node, struct page *page,
 	int way;
 
 	strategy = clearpage_probe_pick(node, CLEARPAGE_BACKEND_HUGE, strategy,
-					page_address(page), nr_pages,
-					fault < 0 ? 0 :
+					page_address(page), page_to_pfn(page),
+					nr_pages, fault < 0 ? 0 :
 					(unsigned long)fault << PAGE_SHIFT);
 	way = clearpage_measured_way(node, CLEARPAGE_BACKEND_HUGE, strategy,
 				     page_to_pfn(page), nr_pages);

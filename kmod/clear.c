@@ -42,6 +42,24 @@ bool clearpage_any_node_intercepted(int backend)
 }
 
 static DEFINE_PER_CPU(unsigned int, clearpage_probe_sequence);
+/*
+ * The units each CPU cleared last (clearpage_recent_seen()): 16 KiB a CPU,
+ * more than the module's static per-CPU reserve.
+ */
+static struct clearpage_recent __percpu *clearpage_recent;
+
+int clearpage_clear_init(void)
+{
+	clearpage_recent = alloc_percpu(struct clearpage_recent);
+	return clearpage_recent ? 0 : -ENOMEM;
+}
+
+/* Once nothing clears through the module any more. */
+void clearpage_clear_exit(void)
+{
+	free_percpu(clearpage_recent);
+	clearpage_recent = NULL;
+}
 
 /*
  * Whether the temperature sample takes a unit of @nr_pages: the per-CPU
@@ -61,48 +79,57 @@ static bool clearpage_probe_due(unsigned int nr_pages)
 /*
  * The temperature probe (clearpage_probe() in strategies.h): a few timed
  * loads of the unit's lines against the node's threshold say whether it
- * is hot or cold. In the huge backend's probe mode every folio is probed
- * and cleared with the mode's strategy for what it found; otherwise the
- * temperature sample probes one unit per 2^probe_shift pages, whatever
- * strategy runs, only to count it, so that the node's hot share is known
- * in every phase (a non-temporal strategy costs the same hot or cold, and
- * its cost cannot tell). The probe runs with preemption off, so that its
- * ticks are one CPU's; a threshold of 0 (a CPU that cannot tell, or a
- * recalibration that could no longer) probes nothing.
+ * is hot or cold; a unit this CPU last cleared non-temporally within the
+ * last-level cache's reach (clearpage_recent_seen()) is hot without them,
+ * as a temporal clear would have left it. In the huge backend's probe mode
+ * every folio is probed and cleared with the mode's strategy for what it
+ * found; otherwise the temperature sample probes one unit per
+ * 2^probe_shift pages, whatever strategy runs, only to count it, so that
+ * the node's hot share is known in every phase (a non-temporal strategy
+ * costs the same hot or cold, and its cost cannot tell). The probe runs
+ * with preemption off, so that its ticks and the table are one CPU's; a
+ * threshold of 0 (a CPU that cannot tell, or a recalibration that could
+ * no longer) probes nothing.
  */
 int clearpage_probe_pick(struct clearpage_node *node, int backend,
-			 int strategy, void *kaddr, unsigned long nr_pages,
-			 unsigned long fault_offset)
+			 int strategy, void *kaddr, unsigned long frame,
+			 unsigned long nr_pages, unsigned long fault_offset)
 {
 	unsigned int mode = READ_ONCE(node->choice[backend].probe);
 	unsigned long threshold =
 		READ_ONCE(node->probe_calibration.threshold_ticks);
-	unsigned int cached;
+	struct clearpage_recent *recent;
 	u64 start, ns = 0;
-	int hot;
+	int hot, recycled;
 
 	if (!threshold)
 		return strategy;
 	preempt_disable();
-	if (!mode && !clearpage_probe_due(nr_pages)) {
-		preempt_enable();
-		return strategy;
+	recent = this_cpu_ptr(clearpage_recent);
+	recycled = clearpage_recent_seen(recent, frame,
+					 clearpage_cpu.llc_bytes >> PAGE_SHIFT);
+	if (mode || clearpage_probe_due(nr_pages)) {
+		start = local_clock();
+		hot = recycled ||
+		      clearpage_probe_hot(clearpage_probe(kaddr, nr_pages,
+							  fault_offset,
+							  threshold, NULL),
+					  nr_pages);
+		clearpage_elapsed(start, &ns);
+		hot = clearpage_test_probe_verdict(hot);
+		if (hot)
+			this_cpu_inc(node->stats->probe_hot[backend]);
+		else
+			this_cpu_inc(node->stats->probe_cold[backend]);
+		this_cpu_add(node->stats->probe_ns[backend], ns);
+		if (mode)
+			strategy = hot ? clearpage_probe_hot_strategy(mode) :
+					 clearpage_probe_cold_strategy(mode);
 	}
-	start = local_clock();
-	cached = clearpage_probe(kaddr, nr_pages, fault_offset, threshold, NULL);
-	clearpage_elapsed(start, &ns);
-	hot = clearpage_test_probe_verdict(clearpage_probe_hot(cached,
-							       nr_pages));
-	if (hot)
-		this_cpu_inc(node->stats->probe_hot[backend]);
-	else
-		this_cpu_inc(node->stats->probe_cold[backend]);
-	this_cpu_add(node->stats->probe_ns[backend], ns);
+	clearpage_recent_store(recent, frame, nr_pages,
+			       clearpage_strategy_non_temporal(strategy));
 	preempt_enable();
-	if (!mode)
-		return strategy;
-	return hot ? clearpage_probe_hot_strategy(mode) :
-		     clearpage_probe_cold_strategy(mode);
+	return strategy;
 }
 
 /* Clear @bytes (whole pages) of the direct map at @kaddr with @strategy. */

@@ -259,6 +259,8 @@ bool clearpage_4k_transition_running(void);
 int clearpage_4k_error(void);
 
 /* clear.c: clearing and accounting */
+int clearpage_clear_init(void);
+void clearpage_clear_exit(void);
 int clearpage_node_strategy(struct clearpage_node *node, int backend);
 bool clearpage_any_node_intercepted(int backend);
 /*
@@ -266,10 +268,12 @@ bool clearpage_any_node_intercepted(int backend);
  * page, or a folio) at @kaddr of @nr_pages faulted at byte @fault_offset:
  * in probe mode the hot or the cold one, as the probe finds it (counted),
  * else @strategy (a unit of the temperature sample probed and counted).
+ * @frame: the unit's first page frame number, for the table of recent
+ * clears.
  */
 int clearpage_probe_pick(struct clearpage_node *node, int backend,
-			 int strategy, void *kaddr, unsigned long nr_pages,
-			 unsigned long fault_offset);
+			 int strategy, void *kaddr, unsigned long frame,
+			 unsigned long nr_pages, unsigned long fault_offset);
 void clearpage_run(int strategy, void *kaddr);
 void clearpage_run_range(int strategy, void *kaddr, unsigned long bytes);
 int clearpage_clear_page(struct clearpage_node *node, int strategy,

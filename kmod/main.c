@@ -94,10 +94,16 @@ static int __init clearpage_init(void)
 		return -EINVAL;
 	}
 
-	/* Bottom up: the helpers, the nodes (calibrated), their files, the family. */
-	err = clearpage_helpers_init();
+	/*
+	 * Bottom up: the table of recent clears, the helpers, the nodes
+	 * (calibrated), their files, the family.
+	 */
+	err = clearpage_clear_init();
 	if (err)
 		return err;
+	err = clearpage_helpers_init();
+	if (err)
+		goto out_clear;
 	clearpage_touch_init();
 	err = clearpage_nodes_create(strategy);
 	if (err)
@@ -119,6 +125,8 @@ out_nodes:
 out_helpers:
 	clearpage_touch_exit();
 	clearpage_helpers_exit();
+out_clear:
+	clearpage_clear_exit();
 	return err;
 }
 
@@ -138,6 +146,7 @@ static void __exit clearpage_exit(void)
 	clearpage_touch_exit();
 	clearpage_nodes_destroy();
 	clearpage_helpers_exit();
+	clearpage_clear_exit();
 }
 
 module_init(clearpage_init);

@@ -34,6 +34,13 @@ struct clearpage_cpu {
 	 * leave lines of every page uncleared.
 	 */
 	unsigned int line_size;
+	/*
+	 * The largest data or unified cache CPUID's deterministic cache
+	 * parameters describe (leaf 4, or 0x8000001d on AMD), in bytes; 0
+	 * where it has none. What a reclear must come within (see
+	 * clearpage_recent_note()).
+	 */
+	unsigned long llc_bytes;
 };
 
 static inline void clearpage_cpuid(unsigned int leaf, unsigned int subleaf,
@@ -53,6 +60,31 @@ static inline int clearpage_clzero_trusted(unsigned int cpuid_bit,
 					   unsigned int line_size)
 {
 	return cpuid_bit && line_size == CLEARPAGE_LINE_SIZE;
+}
+
+/*
+ * The largest cache of CPUID @leaf's deterministic cache parameters (4, or
+ * AMD's 0x8000001d; 0: none): subleaves until a null type, instruction
+ * caches (type 2) left out.
+ */
+static inline unsigned long clearpage_cache_bytes(unsigned int leaf)
+{
+	unsigned int a, b, c, d, i;
+	unsigned long size, largest = 0;
+
+	for (i = 0; leaf && i < 16; i++) {
+		clearpage_cpuid(leaf, i, &a, &b, &c, &d);
+		if (!(a & 0x1f))
+			break;
+		if ((a & 0x1f) == 2)
+			continue;
+		size = (unsigned long)((b >> 22) + 1) *
+		       (((b >> 12) & 0x3ff) + 1) * ((b & 0xfff) + 1) *
+		       ((unsigned long)c + 1);
+		if (size > largest)
+			largest = size;
+	}
+	return largest;
 }
 
 static inline void clearpage_cpu_detect(struct clearpage_cpu *cpu)
@@ -90,6 +122,9 @@ static inline void clearpage_cpu_detect(struct clearpage_cpu *cpu)
 		clearpage_cpuid(0x80000008, 0, &a, &b, &c, &d);
 		cpu->has_clzero = clearpage_clzero_trusted(b & 1, line);
 	}
+	cpu->llc_bytes = clearpage_cache_bytes(max_leaf >= 4 ? 4 :
+					       max_ext >= 0x8000001d ?
+					       0x8000001d : 0);
 }
 
 /* Whether @strategy can run on @cpu. "kernel" always can. */
@@ -558,6 +593,62 @@ static inline int clearpage_probe_hot(unsigned int cached,
 				      unsigned long nr_pages)
 {
 	return 2 * cached >= clearpage_probe_lines(nr_pages);
+}
+
+/*
+ * Reclears: a unit (a page, or a folio) that a non-temporal routine
+ * cleared comes back to be cleared again. Its lines are not cached (the
+ * clear left them out, and the probe finds it cold), yet a temporal clear
+ * would have left them cached: if fewer pages were cleared in between than
+ * the last-level cache holds, the unit is hot for a temporal strategy.
+ * Where a node recycles a small set of folios whose lines the application
+ * does not read (a hot set on movnti), only this tells. Each CPU keeps a
+ * direct-mapped table of the units it cleared last (the first frame
+ * number, the page sequence after the clear, whether the routine was
+ * non-temporal): one load and one store per clear.
+ */
+#define CLEARPAGE_RECENT_SHIFT 10
+#define CLEARPAGE_RECENT_SLOTS (1UL << CLEARPAGE_RECENT_SHIFT)
+
+struct clearpage_recent {
+	unsigned long frame[CLEARPAGE_RECENT_SLOTS];	/* frame + 1; 0: none */
+	unsigned long mark[CLEARPAGE_RECENT_SLOTS];	/* sequence << 1 | nt */
+	unsigned long sequence;				/* pages cleared */
+};
+
+static inline unsigned long clearpage_recent_slot(unsigned long frame)
+{
+	return (unsigned long)(frame * 0x9e3779b97f4a7c15ULL) >>
+	       (8 * sizeof(unsigned long) - CLEARPAGE_RECENT_SHIFT);
+}
+
+/*
+ * Whether the unit at frame @frame, about to be cleared, was last cleared
+ * by a non-temporal routine fewer than @reach_pages pages ago (0: never):
+ * hot for a temporal strategy.
+ */
+static inline int clearpage_recent_seen(const struct clearpage_recent *r,
+					unsigned long frame,
+					unsigned long reach_pages)
+{
+	unsigned long slot = clearpage_recent_slot(frame);
+	unsigned long mark = r->mark[slot];
+
+	return r->frame[slot] == frame + 1 && (mark & 1) &&
+	       r->sequence - (mark >> 1) < reach_pages;
+}
+
+/* Its clear of @nr_pages, by a non-temporal routine when @non_temporal. */
+static inline void clearpage_recent_store(struct clearpage_recent *r,
+					  unsigned long frame,
+					  unsigned long nr_pages,
+					  int non_temporal)
+{
+	unsigned long slot = clearpage_recent_slot(frame);
+
+	r->sequence += nr_pages;
+	r->frame[slot] = frame + 1;
+	r->mark[slot] = r->sequence << 1 | !!non_temporal;
 }
 
 /*
