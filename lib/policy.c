@@ -127,10 +127,16 @@ void policy_touch_update(const struct policy_config *config,
 {
 	double share;
 
-	node->touch_probed = node->touch_probed * TOUCH_DECAY +
-			     (double)sample->touch_probed;
-	node->touch_cached = node->touch_cached * TOUCH_DECAY +
-			     (double)sample->touch_cached;
+	/*
+	 * Decayed only by intervals that loaded lines: the application's
+	 * habit is known across a phase without non-temporal clears.
+	 */
+	if (sample->touch_probed) {
+		node->touch_probed = node->touch_probed * TOUCH_DECAY +
+				     (double)sample->touch_probed;
+		node->touch_cached = node->touch_cached * TOUCH_DECAY +
+				     (double)sample->touch_cached;
+	}
 	share = policy_touch_share(config, node);
 	node->counted = sample->counted;
 	node->touch_known = share >= 0 && !sample->counted;
@@ -686,8 +692,13 @@ enum policy_reason policy_gate(const struct policy_config *config,
 	}
 	if (node->backoff_left)
 		return POLICY_R_BACKING_OFF;
-	/* A switch predicted to halve the cost or better waits no longer. */
-	if (node->streak < config->dwell && gain < config->fast_gain)
+	/*
+	 * A switch predicted to halve the cost or better waits no longer;
+	 * nor one whose cold fraction the temperature probe counted (the
+	 * pages' state measured, not inferred from noisy costs).
+	 */
+	if (node->streak < config->dwell && gain < config->fast_gain &&
+	    !obs->probed)
 		return POLICY_R_DWELL;
 	if (node->since_switch < config->rate_limit)
 		return POLICY_R_RATE_LIMITED;

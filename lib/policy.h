@@ -67,7 +67,7 @@
  * non-temporally cleared units (the node's own clears, or a non-temporal
  * candidate's trial frames) some time after the clear: cached means the
  * application touched it. Its share, over about the last ten intervals
- * (sums decayed by TOUCH_DECAY per interval), makes every non-temporal
+ * that loaded lines (sums decayed by TOUCH_DECAY in each), makes every non-temporal
  * strategy dearer by share x a page's lines x the cost of a missed line,
  * wherever costs are compared (trials, tries, proposals, confirmations).
  * Where the PMU counts user-space misses, the confirmation charges those
@@ -439,8 +439,9 @@ enum policy_reason policy_propose(const struct policy_config *config,
  * gate: whether a proposal may switch now. NOT_CORROBORATED when the PMU's
  * kernel LLC miss ratio says the pages are not cold (the proposal does not
  * stand); otherwise the proposal's streak grows and BACKING_OFF, DWELL
- * (fewer than DwellIntervals in a row, unless the gain reaches FastGain)
- * or RATE_LIMITED hold it; NONE lets it through.
+ * (fewer than DwellIntervals in a row, unless the gain reaches FastGain or
+ * the temperature probe counted the cold fraction) or RATE_LIMITED hold
+ * it; NONE lets it through.
  */
 enum policy_reason policy_gate(const struct policy_config *config,
 			       struct policy_node *node,
