@@ -201,6 +201,13 @@ static inline uint64_t bench_read_lines(const char *p, size_t bytes)
 void bench_flush(void *p, size_t bytes);
 /* The last-level cache size in bytes (sysfs), or 0. */
 uint64_t bench_llc_bytes(void);
+/*
+ * The module's probe calibration (kmod/calibration.c) over the first
+ * 64 KiB of @region: the median ticks of the probe's loads of lines just
+ * written (@hot) and just flushed (@cold), and the threshold between them
+ * (clearpage_probe_threshold(): 0 when they cannot be told apart).
+ */
+unsigned long bench_probe_calibrate(char *region, double *hot, double *cold);
 
 /* Statistics (GSL). Sorts @v. */
 void bench_summary(double *v, size_t n, double *median, double *min,

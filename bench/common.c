@@ -595,6 +595,38 @@ uint64_t bench_llc_bytes(void)
 	return best;
 }
 
+#define CALIBRATION_PAGES 16
+#define CALIBRATION_PASSES 15
+
+static double probe_calibration_ticks(char *region, bool cached)
+{
+	double loads[CALIBRATION_PASSES * CLEARPAGE_PROBE_LINES], med, lo, hi;
+	unsigned long ticks[CLEARPAGE_PROBE_LINES];
+	size_t bytes = CALIBRATION_PAGES * BENCH_PAGE;
+
+	for (int pass = 0; pass < CALIBRATION_PASSES; pass++) {
+		memset(region, 0, bytes);
+		if (!cached)
+			bench_flush(region, bytes);
+		clearpage_probe(region, CALIBRATION_PAGES,
+				(unsigned long)pass * BENCH_PAGE % bytes, ~0UL,
+				ticks);
+		for (int i = 0; i < (int)CLEARPAGE_PROBE_LINES; i++)
+			loads[pass * CLEARPAGE_PROBE_LINES + i] = (double)ticks[i];
+	}
+	bench_summary(loads, CALIBRATION_PASSES * CLEARPAGE_PROBE_LINES, &med,
+		      &lo, &hi);
+	return med;
+}
+
+unsigned long bench_probe_calibrate(char *region, double *hot, double *cold)
+{
+	*hot = probe_calibration_ticks(region, true);
+	*cold = probe_calibration_ticks(region, false);
+	return clearpage_probe_threshold((unsigned long)*hot,
+					 (unsigned long)*cold);
+}
+
 void bench_summary(double *v, size_t n, double *median, double *min,
 		   double *max)
 {

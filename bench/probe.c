@@ -93,32 +93,6 @@ static double median(double *v, size_t n)
 	return med;
 }
 
-/*
- * The module's calibration (kmod/calibration.c): the median ticks of the
- * probe's loads over 64 KiB just written (cached) and just flushed.
- */
-#define CALIBRATION_PAGES 16
-#define CALIBRATION_PASSES 15
-
-static double calibration_ticks(char *region, bool cached)
-{
-	double loads[CALIBRATION_PASSES * CLEARPAGE_PROBE_LINES];
-	unsigned long ticks[CLEARPAGE_PROBE_LINES];
-	size_t bytes = CALIBRATION_PAGES * BENCH_PAGE;
-
-	for (int pass = 0; pass < CALIBRATION_PASSES; pass++) {
-		memset(region, 0, bytes);
-		if (!cached)
-			bench_flush(region, bytes);
-		clearpage_probe(region, CALIBRATION_PAGES,
-				(unsigned long)pass * BENCH_PAGE % bytes, ~0UL,
-				ticks);
-		for (int i = 0; i < (int)CLEARPAGE_PROBE_LINES; i++)
-			loads[pass * CLEARPAGE_PROBE_LINES + i] = (double)ticks[i];
-	}
-	return median(loads, CALIBRATION_PASSES * CLEARPAGE_PROBE_LINES);
-}
-
 /* Make @unit hot or cold as @regime has it, before its probe. */
 static void prepare(const char *regime, char *unit, size_t bytes, int class)
 {
@@ -489,10 +463,7 @@ int bench_probe(int argc, char **argv)
 	if (!pool)
 		return 1;
 	memset(pool, 1, pb.pool_bytes);
-	hot = calibration_ticks(pool, true);
-	cold = calibration_ticks(pool, false);
-	pb.threshold = clearpage_probe_threshold((unsigned long)hot,
-						 (unsigned long)cold);
+	pb.threshold = bench_probe_calibrate(pool, &hot, &cold);
 	printf("probe calibration: a cached line %.0f ticks, a line from memory %.0f, threshold %lu%s\n",
 	       hot, cold, pb.threshold,
 	       pb.threshold ? "" : " (cannot tell them apart: the module refuses the probe here)");

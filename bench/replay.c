@@ -37,6 +37,7 @@
 #include "config.h"
 #include "policy.h"
 #include "bench.h"
+#include "replay-probes.h"
 
 #define MAX_PHASES 64
 #define ADAPTIVE (-1)
@@ -47,7 +48,7 @@ enum touch { TOUCH_NONE, TOUCH_LINE, TOUCH_PAGE, TOUCH_FOLIO };
 static const char *const touch_names[] = { "none", "line", "page", "folio" };
 
 struct phase {
-	bool cold;
+	unsigned int hot_share;		/* % of its units from the hot pool */
 	unsigned int intervals;
 };
 
@@ -80,12 +81,18 @@ struct replay {
 	struct policy_calibration calibration;
 	unsigned int allowed;
 	int hot, cold;
+	/* The module's temperature sample and touch probe. */
+	struct replay_probes probes;
+	double probe_hot_ticks, probe_cold_ticks;
+	/* Which units of a mixP phase are hot: the same in every arm. */
+	unsigned int mix_seed;
 	volatile uint64_t sink;
 	/* Adaptive arm of the last repeat, one entry per interval. */
 	struct timeline {
 		int phase;
 		int strategy;
 		double cold_fraction;
+		double touch_share;
 		double ns_per_page;
 		unsigned int trials;
 		double gain;
@@ -102,6 +109,11 @@ struct replay {
 	/* Last repeat of the adaptive arm: measured clears per way. */
 	double measured_ns[CLEARPAGE_STRATEGY_COUNT];
 	uint64_t measured_pages[CLEARPAGE_STRATEGY_COUNT];
+	/* ... and its probes: their counts and truth, and their time. */
+	struct replay_probes probed;
+	uint64_t recorded_units, hot_units_recorded;
+	/* The units of the arm running now. */
+	uint64_t hot_units, units;
 };
 
 static void usage(FILE *f)
@@ -113,6 +125,7 @@ static void usage(FILE *f)
 		"                              [--hot-pages N] [--cold-mb M] [--repeats R]\n"
 		"                              [--sample-every N] [--reference-every N]\n"
 		"                              [--kernel 6.x|7.x] [--trial-every N]\n"
+		"                              [--probe-every N] [--touch-every N] [--touch-delay N]\n"
 		"                              [--regime burst|sustained] [--load CPU]\n"
 		"                              [--measure-kb K]\n"
 		"                              [--config FILE] [--cpu C] [--node N] [--out DIR]\n"
@@ -120,7 +133,9 @@ static void usage(FILE *f)
 		"                    huge: 2 MiB folios, as the huge backend clears them\n"
 		"  --workload        mixed: hot:30,cold:30,hot:30,cold:30 (default);\n"
 		"                    hot: hot:120; cold: cold:120\n"
-		"  --phases          the phases instead, e.g. hot:10,cold:50\n"
+		"  --phases          the phases instead, e.g. hot:10,cold:50; mixP:N: N\n"
+		"                    intervals whose units are hot at random, P%% of\n"
+		"                    them (e.g. mix50:120)\n"
 		"  --pages           pages cleared per interval (default 4096; huge: 65536)\n"
 		"  --touch           what the application reads after each clear: the\n"
 		"                    faulting page's first line, that page, or the whole\n"
@@ -138,6 +153,15 @@ static void usage(FILE *f)
 		"                    candidate the policy names, as the module's trial\n"
 		"                    frames (trial_shift=6: 64, the default); 0: no\n"
 		"                    trials, the policy decides from the calibration\n"
+		"  --probe-every     the temperature sample: one unit probed before its clear\n"
+		"                    per N pages, counted hot or cold (the module's\n"
+		"                    probe_shift=8: 256, the default; 0: none)\n"
+		"  --touch-every     the touch probe: one non-temporal clear in N (every\n"
+		"                    trial one) held, one of its lines loaded\n"
+		"                    --touch-delay units later (the module's touch_shift=4:\n"
+		"                    16, the default; 0: none)\n"
+		"  --touch-delay     units cleared before a held unit's line is loaded\n"
+		"                    (default 16)\n"
 		"  --measure-kb      huge: of a reference or trial folio, this many KiB are\n"
 		"                    cleared that way and timed, the rest as the strategy\n"
 		"                    (the module's huge_measure_kb; default 256; 2048: all)\n"
@@ -156,6 +180,17 @@ static void usage(FILE *f)
 		"                    replay-timeline.csv (default bench-results)\n");
 }
 
+/* "hot", "cold" or "mixP". */
+static const char *phase_name(const struct phase *p, char *buf, size_t size)
+{
+	if (p->hot_share == 100)
+		return "hot";
+	if (!p->hot_share)
+		return "cold";
+	snprintf(buf, size, "mix%u", p->hot_share);
+	return buf;
+}
+
 static int parse_phases(struct replay *r, const char *text)
 {
 	char *copy = strdup(text), *tok, *save;
@@ -172,13 +207,18 @@ static int parse_phases(struct replay *r, const char *text)
 		unsigned int n;
 		int used = 0;
 
+		unsigned int share = 0;
+
 		if (r->nr_phases == MAX_PHASES ||
-		    sscanf(tok, "%7[a-z]:%u%n", kind, &n, &used) != 2 ||
+		    sscanf(tok, "%7[a-z0-9]:%u%n", kind, &n, &used) != 2 ||
 		    tok[used] || !n || n > 100000 ||
-		    (strcmp(kind, "hot") && strcmp(kind, "cold")))
+		    (strcmp(kind, "hot") && strcmp(kind, "cold") &&
+		     (sscanf(kind, "mix%u%n", &share, &used) != 1 ||
+		      kind[used] || share > 100)))
 			err = -EINVAL;
 		else {
-			p->cold = !strcmp(kind, "cold");
+			p->hot_share = !strcmp(kind, "hot") ? 100 :
+				       !strcmp(kind, "cold") ? 0 : share;
 			p->intervals = n;
 			r->nr_intervals += n;
 			r->nr_phases++;
@@ -186,7 +226,7 @@ static int parse_phases(struct replay *r, const char *text)
 	}
 	free(copy);
 	if (err || !r->nr_phases) {
-		bench_error("--phases: '%s' is not a list of hot:N and cold:N (at most %d phases)",
+		bench_error("--phases: '%s' is not a list of hot:N, cold:N and mixP:N, P%% of 0..100 (at most %d phases)",
 			    text, MAX_PHASES);
 		return -EINVAL;
 	}
@@ -309,11 +349,12 @@ static void clear_unit(const struct replay *r, int s, char *p)
  * rest).
  */
 static uint64_t clear_measured(const struct replay *r, int strategy, int way,
-			       char *p, uint64_t *pages)
+			       char *p, uint64_t *pages, unsigned long *part)
 {
 	unsigned long m = r->measure_pages, first, rest, i;
 	uint64_t c0;
 
+	*part = 0;
 	if (!r->huge || m >= r->unit_pages) {
 		c0 = bench_ticks();
 		clear_unit(r, way, p);
@@ -321,6 +362,7 @@ static uint64_t clear_measured(const struct replay *r, int strategy, int way,
 		return bench_ticks() - c0;
 	}
 	first = clearpage_measured_part(0, r->unit_pages, &m);
+	*part = first;
 	if (m == r->unit_pages) {
 		c0 = bench_ticks();
 		clear_unit(r, way, p);
@@ -347,14 +389,18 @@ static uint64_t clear_measured(const struct replay *r, int strategy, int way,
 	return c0;
 }
 
+/* The bytes the application reads of a unit after its clear, from its start. */
+static inline unsigned long touch_bytes(const struct replay *r)
+{
+	return r->touch == TOUCH_FOLIO ? r->unit_pages * BENCH_PAGE :
+	       r->touch == TOUCH_PAGE ? BENCH_PAGE :
+	       r->touch == TOUCH_LINE ? CLEARPAGE_LINE_SIZE : 0;
+}
+
 /* What the application reads of a unit after its clear. */
 static inline void touch(struct replay *r, const char *unit)
 {
-	unsigned long bytes = r->touch == TOUCH_FOLIO ? r->unit_pages * BENCH_PAGE :
-			      r->touch == TOUCH_PAGE ? BENCH_PAGE :
-			      r->touch == TOUCH_LINE ? CLEARPAGE_LINE_SIZE : 0;
-
-	r->sink += bench_read_lines(unit, bytes);
+	r->sink += bench_read_lines(unit, touch_bytes(r));
 }
 
 /*
@@ -430,29 +476,41 @@ static int measured_way(const struct replay *r, int strategy,
  * One interval's pages cleared with @strategy, the module's measured frames
  * (reference frames, the @trials) cleared its way, counted in @c as the
  * module counts them; @seq numbers the strategy's own clears for sampling.
- * Returns the ns the interval took (the burst regime: its clears alone).
+ * @hot_share: the % of units from the hot pool (0 or 100 but in a mixP
+ * phase, where each unit is drawn at random). The module's probes run as
+ * the module runs them, their time in the interval's. Returns the ns the
+ * interval took (the burst regime: its clears alone).
  */
 static double clear_interval(struct replay *r, int strategy,
-			     unsigned int trials, bool cold,
+			     unsigned int trials, unsigned int hot_share,
 			     struct interval_count *c, uint64_t *seq)
 {
 	uint64_t t0 = bench_now_ns(), burst_ticks = 0, b0 = 0;
 
 	for (unsigned long p = 0; p < r->pages / r->unit_pages; p++) {
+		bool cold = hot_share == 0 ||
+			    (hot_share < 100 &&
+			     (unsigned int)rand_r(&r->mix_seed) % 100 >= hot_share);
 		uint64_t frame;
 		char *page = next_page(r, cold, &frame);
 		int way = measured_way(r, strategy, trials, frame);
+		unsigned long first = 0, m = 0;
 
 		if (r->burst) {
 			if (cold)
 				burst_idle(r, page);
 			b0 = bench_ticks();
 		}
+		r->units++;
+		r->hot_units += !cold;
+		replay_probe_sample(&r->probes, page, r->unit_pages, strategy,
+				    cold);
 		if (way >= 0) {
 			uint64_t n, t;
 
 			/* A reference clear (the kernel's own way) or a trial. */
-			t = clear_measured(r, strategy, way, page, &n);
+			t = clear_measured(r, strategy, way, page, &n, &first);
+			m = n;
 			if (way == CLEARPAGE_STRATEGY_KERNEL) {
 				c->ref_ticks += t;
 				c->ref_n += n;
@@ -472,6 +530,8 @@ static double clear_interval(struct replay *r, int strategy,
 			clear_unit(r, strategy, page);
 		}
 		touch(r, page);
+		replay_touch_step(&r->probes, page, r->unit_pages, strategy,
+				  way, first, m, touch_bytes(r));
 		if (r->burst) {
 			_mm_sfence();
 			burst_ticks += bench_ticks() - b0;
@@ -501,6 +561,10 @@ static void count_interval(const struct replay *r, int strategy,
 		now->trial_pages[s] += c->trial_n[s];
 		now->trial_ns[s] += (uint64_t)(c->trial_ticks[s] * ns_per_tick);
 	}
+	now->probe_hot = r->probes.probe_hot;
+	now->probe_cold = r->probes.probe_cold;
+	now->touch_probed = r->probes.touch_probed;
+	now->touch_cached = r->probes.touch_cached;
 }
 
 /* The adaptive arm's interval @at in the report: costs and the decision. */
@@ -528,6 +592,7 @@ static void record_interval(struct replay *r, unsigned int at, int phase,
 	r->timeline[at] = (struct timeline){
 		.phase = phase, .strategy = strategy,
 		.cold_fraction = d->cold_fraction,
+		.touch_share = d->touch_share,
 		.ns_per_page = policy_mean(sample->sample_ns, sample->samples),
 		.trials = trials, .gain = d->predicted_gain,
 		.action = d->action, .reason = d->reason,
@@ -552,7 +617,10 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 	/* The policy's state and the module's counters, as clearpaged keeps them. */
 	struct policy_backend backend = { .known = true };
 	struct policy_counters now = { 0 };
-	const struct policy_extra extra = { .trials = r->trial_every != 0 };
+	const struct policy_extra extra = {
+		.trials = r->trial_every != 0,
+		.touch = r->probes.threshold && r->probes.touch_every,
+	};
 	double total = 0;
 	unsigned int interval = 0, trials = 0;
 	int strategy = arm == ADAPTIVE ? r->hot : arm;
@@ -562,7 +630,10 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 	policy_node_init(&backend.node, strategy);
 	r->hot_cursor = 0;
 	r->cold_cursor = 0;
+	r->mix_seed = 1;
+	replay_probes_reset(&r->probes);
 	bench_flush(r->hot_pool, r->hot_pages * BENCH_PAGE);
+	r->units = r->hot_units = 0;
 	if (record) {
 		r->switches = r->reverts = 0;
 		r->knowing_ns = r->clear_ns = 0;
@@ -578,10 +649,11 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			double ns;
 
 			if (arm == ADAPTIVE)
-				trials = policy_trials(&r->config, r->allowed, false,
+				trials = policy_trials(&r->config, r->allowed,
+						       extra.touch,
 						       &r->calibration, &backend.node);
 			ns = clear_interval(r, strategy, trials,
-					    r->phases[ph].cold, &c, &seq);
+					    r->phases[ph].hot_share, &c, &seq);
 			phase_ns[ph] += ns;
 			total += ns;
 			if (arm != ADAPTIVE)
@@ -598,6 +670,11 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			}
 		}
 	}
+	if (record) {
+		r->probed = r->probes;
+		r->recorded_units = r->units;
+		r->hot_units_recorded = r->hot_units;
+	}
 	return total;
 }
 
@@ -611,7 +688,7 @@ static const char plot[] =
 	"set multiplot layout 2,1 title 'clearpage-bench replay: the adaptive arm'\n"
 	"set grid\nset key outside right\nset xlabel 'interval'\n"
 	"set ylabel 'fraction'\nset yrange [-0.05:1.05]\n"
-	"plot timeline using 1:(strcol(2) eq 'cold' ? 1 : 0) with steps lw 2 title 'phase is cold', "
+	"plot timeline using 1:12 with steps lw 2 title 'cold share of the phase', "
 	"timeline using 1:($5 >= 0 ? $5 : 1/0) with points pt 7 ps 0.5 title 'estimated cold fraction'\n"
 	"set ylabel 'strategy'\nset yrange [-0.5:5.5]\n"
 	"set ytics ('kernel' 0, 'rep_stosb' 1, 'rep_stosq' 2, 'movq' 3, 'movnti' 4, 'clzero' 5)\n"
@@ -627,24 +704,26 @@ static int write_timeline(struct replay *r, struct bench_out *out)
 		bench_error("cannot write %s: %s", path, strerror(errno));
 		return -errno;
 	}
-	fprintf(f, "interval,phase,strategy,strategy_index,cold_fraction,ns_per_page,trials,gain,action,reason\n");
+	fprintf(f, "interval,phase,strategy,strategy_index,cold_fraction,ns_per_page,trials,gain,action,reason,touch_share,phase_cold_share\n");
 	for (unsigned int i = 0; i < r->nr_intervals; i++) {
 		struct timeline *t = &r->timeline[i];
-		char trials[64] = "";
+		const struct phase *ph = &r->phases[t->phase];
+		char trials[64] = "", phase[16];
 
 		for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
 			if (t->trials & (1U << s))
 				snprintf(trials + strlen(trials),
 					 sizeof(trials) - strlen(trials), "%s%s",
 					 trials[0] ? " " : "", policy_strategy_name(s));
-		fprintf(f, "%u,%s,%s,%d,%.3f,%.1f,%s,%.4f,%s,\"%s\"\n", i,
-			r->phases[t->phase].cold ? "cold" : "hot",
+		fprintf(f, "%u,%s,%s,%d,%.3f,%.1f,%s,%.4f,%s,\"%s\",%.3f,%.2f\n", i,
+			phase_name(ph, phase, sizeof(phase)),
 			policy_strategy_name(t->strategy), t->strategy,
 			t->cold_fraction, t->ns_per_page,
 			trials[0] ? trials : "none", t->gain,
 			t->action == POLICY_SWITCH ? "switch" :
 			t->action == POLICY_REVERT ? "revert" : "hold",
-			t->reason ? t->reason : "");
+			t->reason ? t->reason : "", t->touch_share,
+			(100 - ph->hot_share) / 100.0);
 	}
 	return fclose(f) ? -errno : 0;
 }
@@ -682,10 +761,19 @@ static int setup(struct replay *r, unsigned long cold_mb, int node)
 		r->order[j] = t;
 	}
 	calibrate(r, cal);
+	/* The module's probe calibration: without a threshold, no probe. */
+	r->probes.threshold = bench_probe_calibrate(cal, &r->probe_hot_ticks,
+						    &r->probe_cold_ticks);
+	r->probes.reach_pages = bench_cpu.llc_bytes / BENCH_PAGE;
 	bench_unmap(cal, BENCH_HUGE);
-	/* The replay reads no LLC counters: NonTemporal=auto means none. */
+	/*
+	 * The replay reads no LLC counters: NonTemporal=auto allows movnti and
+	 * clzero only where the touch probe measures.
+	 */
 	if (!policy_pick_strategies(&r->config,
-				    policy_allowed(&r->config, r->allowed, false),
+				    policy_allowed(&r->config, r->allowed,
+						   r->probes.threshold &&
+						   r->probes.touch_every),
 				    &r->calibration,
 				    &r->hot, &r->cold)) {
 		char text[512] = "";
@@ -696,7 +784,7 @@ static int setup(struct replay *r, unsigned long cold_mb, int node)
 					 " %s %.0f/%.0f", policy_strategy_name(s),
 					 r->calibration.hot_ns[s], r->calibration.cold_ns[s]);
 		/* A real outcome, not an error: the adaptive arm holds still. */
-		bench_error("note: this CPU's calibration (ns/4K hot/cold:%s) shows no usable hot/cold pair (MinSpread %.2f, NonTemporal=%s without counters): the policy holds still on the hot strategy",
+		bench_error("note: this CPU's calibration (ns/4K hot/cold:%s) shows no usable hot/cold pair (MinSpread %.2f, NonTemporal=%s without counters or a touch probe): the policy holds still on the hot strategy",
 			    text, r->config.min_spread,
 			    r->config.non_temporal == POLICY_NT_AUTO ? "auto" :
 			    r->config.non_temporal == POLICY_NT_YES ? "yes" : "no");
@@ -846,6 +934,15 @@ static int replay_own_option(int opt, const char *arg, void *ctx)
 	case 'R':
 		return bench_parse_uint(arg, "--reference-every", 1UL << 20,
 					&r->reference_every) ? 2 : 0;
+	case 'e':
+		return bench_parse_uint(arg, "--probe-every", 1UL << 20,
+					&r->probes.probe_every) ? 2 : 0;
+	case 'E':
+		return bench_parse_uint(arg, "--touch-every", 1UL << 16,
+					&r->probes.touch_every) ? 2 : 0;
+	case 'D':
+		return bench_parse_uint(arg, "--touch-delay", 1UL << 16,
+					&r->probes.touch_delay) ? 2 : 0;
 	case 'f':
 		if (config_load_file(&p->daemon_config, arg, NULL, NULL,
 				     error, sizeof(error))) {
@@ -936,6 +1033,9 @@ static int replay_parse(int argc, char **argv, struct replay *r,
 		{ "trial-every", required_argument, NULL, 'T' },
 		{ "regime", required_argument, NULL, 'G' },
 		{ "measure-kb", required_argument, NULL, 'M' },
+		{ "probe-every", required_argument, NULL, 'e' },
+		{ "touch-every", required_argument, NULL, 'E' },
+		{ "touch-delay", required_argument, NULL, 'D' },
 		{ "config", required_argument, NULL, 'f' },
 		BENCH_OPTION_CPU, BENCH_OPTION_NODE, BENCH_OPTION_LOAD,
 		BENCH_OPTION_OUT, BENCH_OPTION_HELP,
@@ -1057,6 +1157,35 @@ static void replay_medians(const struct replay *r, struct replay_run *run,
 	bench_summary(copy, repeats, &run->oracle_med, &lo, &hi);
 }
 
+static double ratio(double part, double whole)
+{
+	return whole > 0 ? part / whole : 0;
+}
+
+/* The adaptive arm's probes (last repeat): what they judged, and their cost. */
+static void replay_print_probes(const struct replay *r)
+{
+	const struct replay_probes *p = &r->probed;
+	uint64_t judged = p->probe_hot + p->probe_cold;
+
+	if (!r->probes.threshold) {
+		printf("probes: none (the probe calibration cannot tell a cached line from memory here: %.0f vs %.0f ticks)\n",
+		       r->probe_hot_ticks, r->probe_cold_ticks);
+		return;
+	}
+	printf("temperature sample (one unit per %lu pages, threshold %lu ticks): %llu units judged, %.1f%% right; %.1f%% judged hot, %.1f%% were; cost %.2f%% of the clears\n",
+	       r->probes.probe_every, r->probes.threshold,
+	       (unsigned long long)judged, 100 * ratio(p->probe_right, judged),
+	       100 * ratio(p->probe_hot, judged),
+	       100 * ratio(r->hot_units_recorded, r->recorded_units),
+	       100 * ratio(p->probe_ticks * bench_ns_per_tick(), r->clear_ns));
+	printf("touch probe (one non-temporal clear in %lu, loaded %lu units later): %llu lines, %.1f%% cached; the application had read %.1f%%\n",
+	       r->probes.touch_every, r->probes.touch_delay,
+	       (unsigned long long)p->touch_probed,
+	       100 * ratio(p->touch_cached, p->touch_probed),
+	       100 * ratio(p->touch_truth, p->touch_probed));
+}
+
 /* The report on standard output. */
 static void replay_print(const struct replay *r, const struct replay_run *run)
 {
@@ -1081,6 +1210,7 @@ static void replay_print(const struct replay *r, const struct replay_run *run)
 	if (run->loaded)
 		printf("load on CPU %lu: %.1f GB/s written and read\n",
 		       run->args.load_cpu, run->load_rate / 1e9);
+	replay_print_probes(r);
 	printf("%-10s %14s %10s\n", "arm", "total ms", "/ oracle");
 	printf("%-10s %14.2f %10.3f\n", "oracle", run->oracle_med / 1e6, 1.0);
 	for (int a = 0; a < run->nr_arms; a++)
@@ -1162,6 +1292,22 @@ static json_object *replay_json(const struct replay *r,
 		json_object_object_add(results, "adaptive_over_kernel_7x",
 				       json_object_new_double(adaptive_med / run->med[2]));
 	}
+	o = json_object_new_object();
+	json_object_object_add(o, "threshold_ticks", json_object_new_int64((int64_t)r->probes.threshold));
+	json_object_object_add(o, "probe_every_pages", json_object_new_int64((int64_t)r->probes.probe_every));
+	json_object_object_add(o, "judged_hot", json_object_new_int64((int64_t)r->probed.probe_hot));
+	json_object_object_add(o, "judged_cold", json_object_new_int64((int64_t)r->probed.probe_cold));
+	json_object_object_add(o, "judged_right", json_object_new_int64((int64_t)r->probed.probe_right));
+	json_object_object_add(o, "hot_share_true",
+			       json_object_new_double(ratio(r->hot_units_recorded, r->recorded_units)));
+	json_object_object_add(o, "cost_share",
+			       json_object_new_double(ratio(r->probed.probe_ticks * bench_ns_per_tick(),
+							    r->clear_ns)));
+	json_object_object_add(o, "touch_every", json_object_new_int64((int64_t)r->probes.touch_every));
+	json_object_object_add(o, "touch_lines", json_object_new_int64((int64_t)r->probed.touch_probed));
+	json_object_object_add(o, "touch_cached", json_object_new_int64((int64_t)r->probed.touch_cached));
+	json_object_object_add(o, "touch_read_true", json_object_new_int64((int64_t)r->probed.touch_truth));
+	json_object_object_add(results, "probes", o);
 	json_object_object_add(results, "switches", json_object_new_int((int)r->switches));
 	json_object_object_add(results, "reverts", json_object_new_int((int)r->reverts));
 	return results;
@@ -1181,6 +1327,9 @@ int bench_replay(int argc, char **argv)
 	r.reference_every = 32;
 	r.trial_every = 64;
 	r.measure_pages = 64;
+	r.probes.probe_every = 256;
+	r.probes.touch_every = 16;
+	r.probes.touch_delay = 16;
 	run = (struct replay_run){
 		.args = BENCH_ARGS(1), .workload = "mixed", .repeats = 3,
 	};
