@@ -147,7 +147,10 @@ static void print_helpers(const struct cp_node_info *n)
 	       (unsigned long long)n->helpers_not_started);
 }
 
-/* The huge backend's probe mode and its calibration (a module without one: nothing). */
+/*
+ * The huge backend's probe mode and its calibration, and what the
+ * temperature probe judged (a module without one: nothing).
+ */
 static void print_probe(const struct cp_node_info *n)
 {
 	const struct cp_backend_info *be = &n->backend[CLEARPAGE_BACKEND_HUGE];
@@ -173,6 +176,14 @@ static void print_probe(const struct cp_node_info *n)
 		       (unsigned long long)be->probe_cold_folios,
 		       (unsigned long long)(be->probe_ns / folios));
 	printf("\n");
+	/* The 4k backend's temperature sample, once it has judged a page. */
+	be = &n->backend[CLEARPAGE_BACKEND_4K];
+	folios = be->probe_hot_folios + be->probe_cold_folios;
+	if (be->has_probe && folios)
+		printf("  4k    temperature sample: %llu pages hot, %llu cold, %llu ns per probe\n",
+		       (unsigned long long)be->probe_hot_folios,
+		       (unsigned long long)be->probe_cold_folios,
+		       (unsigned long long)(be->probe_ns / folios));
 }
 
 /* Each backend's touch probe, once it has loaded a line. */

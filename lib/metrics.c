@@ -247,7 +247,7 @@ static void per_node_probe(FILE *out, const struct metrics_node *nodes,
 				nodes[i].info->node, be->probe);
 	}
 	family(out, "clearpage_probe_folios_total", "counter",
-	       "Huge folios the probe judged hot and cold, per node.");
+	       "Huge folios the probe (its mode, and the temperature sample) judged hot and cold, per node.");
 	for (i = 0; i < count; i++) {
 		be = &nodes[i].info->backend[CLEARPAGE_BACKEND_HUGE];
 		if (!be->has_probe)
@@ -259,15 +259,29 @@ static void per_node_probe(FILE *out, const struct metrics_node *nodes,
 			nodes[i].info->node);
 		value(out, (double)be->probe_cold_folios);
 	}
+	family(out, "clearpage_probe_pages_total", "counter",
+	       "4 KiB pages the 4k backend's temperature sample judged hot and cold, per node.");
+	for (i = 0; i < count; i++) {
+		be = &nodes[i].info->backend[CLEARPAGE_BACKEND_4K];
+		if (!be->has_probe)
+			continue;
+		fprintf(out, "clearpage_probe_pages_total{node=\"%u\",verdict=\"hot\"} ",
+			nodes[i].info->node);
+		value(out, (double)be->probe_hot_folios);
+		fprintf(out, "clearpage_probe_pages_total{node=\"%u\",verdict=\"cold\"} ",
+			nodes[i].info->node);
+		value(out, (double)be->probe_cold_folios);
+	}
 	family(out, "clearpage_probe_seconds_total", "counter",
-	       "Time the probe's loads took, per node.");
+	       "Time the probe's loads took, per node (both backends).");
 	for (i = 0; i < count; i++) {
 		be = &nodes[i].info->backend[CLEARPAGE_BACKEND_HUGE];
 		if (!be->has_probe)
 			continue;
 		fprintf(out, "clearpage_probe_seconds_total{node=\"%u\"} ",
 			nodes[i].info->node);
-		value(out, be->probe_ns / 1e9);
+		value(out, (be->probe_ns +
+			    nodes[i].info->backend[CLEARPAGE_BACKEND_4K].probe_ns) / 1e9);
 	}
 }
 

@@ -56,7 +56,9 @@ int main(int argc, char **argv)
 				.strategy = CLEARPAGE_STRATEGY_MOVNTI,
 				.reference_pages = 77, .has_touch = true,
 				.touch_probed = 50, .touch_cached = 20,
-				.touch_skipped = 3 },
+				.touch_skipped = 3, .has_probe = true,
+				.probe_hot_folios = 40, .probe_cold_folios = 2,
+				.probe_ns = 250000000 },
 			[CLEARPAGE_BACKEND_HUGE] = {
 				.strategy = CLEARPAGE_STRATEGY_KERNEL,
 				.has_probe = true, .probe = true,
@@ -140,7 +142,9 @@ int main(int argc, char **argv)
 	      strstr(text, "clearpage_probe{node=\"0\"} 1\n") &&
 	      strstr(text, "clearpage_probe_folios_total{node=\"0\",verdict=\"hot\"} 6\n") &&
 	      strstr(text, "clearpage_probe_folios_total{node=\"0\",verdict=\"cold\"} 9\n") &&
-	      strstr(text, "clearpage_probe_seconds_total{node=\"0\"} 0.5\n") &&
+	      strstr(text, "clearpage_probe_pages_total{node=\"0\",verdict=\"hot\"} 40\n") &&
+	      strstr(text, "clearpage_probe_pages_total{node=\"0\",verdict=\"cold\"} 2\n") &&
+	      strstr(text, "clearpage_probe_seconds_total{node=\"0\"} 0.75\n") &&
 	      !strstr(text, "clearpage_probe{node=\"1\"}"),
 	      "the probe per node, only where the module has one");
 	CHECK(strstr(text, "# TYPE clearpage_touch_lines_total counter\n") &&
