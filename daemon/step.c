@@ -290,7 +290,7 @@ static void step_backend(struct manager *m, const struct cp_node_info *info,
 			    hands_off(be, u), &sample, &d);
 	/* The live baseline: the time saved against the kernel's routine. */
 	baseline_savings_add(&u->savings, &sample, m->config.policy.min_samples);
-	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f (%llu units probed), touched %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f, saved %.0f ns this interval: %s",
+	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f, %llu units probed, touched %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f, saved %.0f ns this interval: %s",
 		 info->node, cp_backend_name(backend),
 		 policy_strategy_name(be->strategy),
 		 (unsigned long long)sample.samples,
