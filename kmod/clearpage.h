@@ -172,13 +172,15 @@ int clearpage_node_set_helpers(struct clearpage_node *node,
 /*
  * The probe mode of @backend (only CLEARPAGE_BACKEND_HUGE: -EOPNOTSUPP for
  * another): @on, hot folios cleared with @hot and cold ones with @cold.
- * Turning it on pins the backend (an administrator's choice, which
- * clearpaged respects) and ends its trials. -EOPNOTSUPP for a strategy that
- * is not usable, -EINVAL when the node's probe calibration cannot tell a
- * cached line from memory; nothing changes then.
+ * Turning it on ends the backend's trials; @source an administrator's pins
+ * the backend (which clearpaged respects), the daemon's pins nothing and
+ * is refused on a pinned backend with -EBUSY (as a daemon's strategy,
+ * which also ends the daemon's probe mode). -EOPNOTSUPP for a strategy
+ * that is not usable, -EINVAL when the node's probe calibration cannot tell
+ * a cached line from memory; nothing changes then.
  */
 int clearpage_node_set_probe(struct clearpage_node *node, int backend, bool on,
-			     int hot, int cold);
+			     int hot, int cold, enum clearpage_source source);
 /* 0, or why @trials cannot be a backend's candidates (-EINVAL, -EOPNOTSUPP). */
 int clearpage_trials_check(unsigned int trials);
 int clearpage_node_calibrate(struct clearpage_node *node);

@@ -446,6 +446,7 @@ static int set_probe_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *hot_attr = info->attrs[CLEARPAGE_A_PROBE_HOT];
 	struct nlattr *cold_attr = info->attrs[CLEARPAGE_A_PROBE_COLD];
+	struct nlattr *source_attr = info->attrs[CLEARPAGE_A_SOURCE];
 	struct clearpage_node *node;
 	int err;
 
@@ -459,9 +460,12 @@ static int set_probe_doit(struct sk_buff *skb, struct genl_info *info)
 				    "the probe needs a strategy for hot and one for cold folios, or neither (off)");
 		return -EINVAL;
 	}
+	/* Without a source: an administrator's, as before it had one. */
 	err = clearpage_node_set_probe(node, request_backend(info), hot_attr,
 				       hot_attr ? nla_get_u8(hot_attr) : 0,
-				       cold_attr ? nla_get_u8(cold_attr) : 0);
+				       cold_attr ? nla_get_u8(cold_attr) : 0,
+				       source_attr ? nla_get_u8(source_attr) :
+						     CLEARPAGE_SOURCE_ADMIN);
 	if (err == -EOPNOTSUPP && request_backend(info) != CLEARPAGE_BACKEND_HUGE)
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CLEARPAGE_A_BACKEND],
 				    "only the huge backend has a probe mode");
@@ -471,6 +475,9 @@ static int set_probe_doit(struct sk_buff *skb, struct genl_info *info)
 	else if (err == -EINVAL)
 		NL_SET_ERR_MSG(info->extack,
 			       "the node's probe calibration cannot tell a cached line from memory (probe_calibration threshold 0)");
+	else if (err == -EBUSY)
+		NL_SET_ERR_MSG(info->extack,
+			       "the node's backend is pinned by an administrator");
 	return err;
 }
 

@@ -126,10 +126,14 @@ int clearpage_node_set_strategy(struct clearpage_node *node, int backend,
 			mutex_unlock(&clearpage_lock);
 			return -EBUSY;
 		}
-	for (b = first_backend(backend); b < end_backend(backend); b++)
+	for (b = first_backend(backend); b < end_backend(backend); b++) {
+		/* The daemon's strategy ends its probe mode (per folio). */
+		if (source == CLEARPAGE_SOURCE_DAEMON)
+			WRITE_ONCE(node->choice[b].probe, 0);
 		clearpage_choice_set(node, b, strategy,
 				     node->choice[b].pinned ||
 				     source == CLEARPAGE_SOURCE_ADMIN, source);
+	}
 	clearpage_backends_update();
 	mutex_unlock(&clearpage_lock);
 	return 0;
@@ -221,7 +225,7 @@ int clearpage_node_set_pinned(struct clearpage_node *node, int backend,
 }
 
 int clearpage_node_set_probe(struct clearpage_node *node, int backend, bool on,
-			     int hot, int cold)
+			     int hot, int cold, enum clearpage_source source)
 {
 	struct clearpage_choice *choice;
 
@@ -229,6 +233,10 @@ int clearpage_node_set_probe(struct clearpage_node *node, int backend, bool on,
 		return -EOPNOTSUPP;
 	choice = &node->choice[backend];
 	mutex_lock(&clearpage_lock);
+	if (source == CLEARPAGE_SOURCE_DAEMON && choice->pinned) {
+		mutex_unlock(&clearpage_lock);
+		return -EBUSY;
+	}
 	if (!on) {
 		WRITE_ONCE(choice->probe, 0);
 		clearpage_backends_update();
@@ -246,8 +254,9 @@ int clearpage_node_set_probe(struct clearpage_node *node, int backend, bool on,
 	}
 	WRITE_ONCE(choice->trials, 0);
 	WRITE_ONCE(choice->probe, clearpage_probe_mode(hot, cold));
-	clearpage_choice_set(node, backend, choice->strategy, true,
-			     CLEARPAGE_SOURCE_ADMIN);
+	clearpage_choice_set(node, backend, choice->strategy,
+			     choice->pinned || source == CLEARPAGE_SOURCE_ADMIN,
+			     source);
 	clearpage_backends_update();
 	mutex_unlock(&clearpage_lock);
 	return 0;

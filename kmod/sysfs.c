@@ -253,7 +253,8 @@ static ssize_t probe_store(struct kobject *kobj, struct kobj_attribute *attr,
 		len--;
 	if (len == 3 && !memcmp(buf, "off", 3)) {
 		err = clearpage_node_set_probe(to_node(kobj), to_backend(attr),
-					       false, 0, 0);
+					       false, 0, 0,
+					       CLEARPAGE_SOURCE_ADMIN);
 		return err ? err : count;
 	}
 	for (first = 0; first < len && buf[first] != ' '; first++)
@@ -265,7 +266,7 @@ static ssize_t probe_store(struct kobject *kobj, struct kobj_attribute *attr,
 	if (hot < 0 || cold < 0)
 		return -EINVAL;
 	err = clearpage_node_set_probe(to_node(kobj), to_backend(attr), true,
-				       hot, cold);
+				       hot, cold, CLEARPAGE_SOURCE_ADMIN);
 	return err ? err : count;
 }
 

@@ -71,7 +71,8 @@
  *                                     both backends).
  *       An admin set pins the backend(s), as a sysfs write does. A daemon
  *       set on a pinned backend fails with -EBUSY and changes nothing (with
- *       both backends: nothing, if either is pinned). A strategy this CPU
+ *       both backends: nothing, if either is pinned); otherwise it also
+ *       ends the backend's probe mode. A strategy this CPU
  *       lacks, or one refused by its self-test, is -EOPNOTSUPP.
  *   CLEARPAGE_CMD_SET_PINNED          CLEARPAGE_A_NODE, _PINNED required;
  *                                     CLEARPAGE_A_BACKEND optional.
@@ -96,16 +97,20 @@
  *   CLEARPAGE_CMD_SET_PROBE           CLEARPAGE_A_NODE, _BACKEND required;
  *                                     CLEARPAGE_A_PROBE_HOT and
  *                                     _PROBE_COLD both (on) or neither
- *                                     (off).
+ *                                     (off); CLEARPAGE_A_SOURCE optional
+ *                                     (absent: admin).
  *       The backend's probe mode (nodeN/probe_huge in doc/ABI): before a
  *       folio is cleared a few timed loads of its lines say whether it is
  *       cached; a hot one is cleared with _PROBE_HOT's strategy, a cold one
  *       with _PROBE_COLD's. Only the huge backend has it (-EOPNOTSUPP for
- *       4k). Turning it on pins the backend and ends its trials, with an
- *       event. One of the two attributes alone is -EINVAL; a strategy this
- *       CPU lacks or refused -EOPNOTSUPP; a node whose probe calibration
- *       cannot tell a cached line from memory (CLEARPAGE_A_PROBE_THRESHOLD
- *       0) -EINVAL with an extended ack saying so. Nothing changes then.
+ *       4k). Turning it on ends the backend's trials, with an event; an
+ *       admin's pins the backend, the daemon's (clearpaged per folio) pins
+ *       nothing, is refused on a pinned backend with -EBUSY, and ends with
+ *       the daemon's next CLEARPAGE_CMD_SET_STRATEGY of the backend. One of
+ *       the two attributes alone is -EINVAL; a strategy this CPU lacks or
+ *       refused -EOPNOTSUPP; a node whose probe calibration cannot tell a
+ *       cached line from memory (CLEARPAGE_A_PROBE_THRESHOLD 0) -EINVAL
+ *       with an extended ack saying so. Nothing changes then.
  *   CLEARPAGE_CMD_EVENT               multicast on "events" for every change
  *                                     of a backend's strategy or pin, from
  *                                     sysfs or netlink, one message per
