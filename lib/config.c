@@ -51,6 +51,7 @@ static const struct key keys[] = {
 	K("Policy", "HotStrategy", T_STRATEGY, policy.hot_strategy, 0, 0),
 	K("Policy", "ColdStrategy", T_STRATEGY, policy.cold_strategy, 0, 0),
 	K("Policy", "NonTemporal", T_AUTO_BOOL, policy.non_temporal, 0, 0),
+	K("Policy", "PerFolio", T_BOOL, policy.per_folio, 0, 0),
 	K("Policy", "TrialCandidates", T_UINT, policy.trial_candidates, 0, CLEARPAGE_STRATEGY_COUNT - 1),
 	K("Policy", "TrialWindow", T_UINT, policy.trial_window, 2, POLICY_TRIAL_WINDOW_MAX),
 	K("Policy", "TrialMargin", T_DOUBLE, policy.trial_margin, 0, 1),
@@ -653,7 +654,7 @@ void config_print(const struct daemon_config *c, FILE *out)
 		"DwellIntervals=%u\nFastGain=%g\nRateLimitIntervals=%u\nConfirmIntervals=%u\n"
 		"RevertTolerance=%g\nBackoffIntervals=%u\nProbeIntervals=%u\n"
 		"MinSamples=%llu\nMinSpread=%g\nMinColdMissRatio=%g\n"
-		"HotStrategy=%s\nColdStrategy=%s\nNonTemporal=%s\n"
+		"HotStrategy=%s\nColdStrategy=%s\nNonTemporal=%s\nPerFolio=%s\n"
 		"TrialCandidates=%u\nTrialWindow=%u\nTrialMargin=%g\n"
 		"TrialConfidence=%g\nTrialSettle=%u\n\n",
 		p->up_threshold, p->down_threshold, p->margin, p->dwell,
@@ -664,7 +665,7 @@ void config_print(const struct daemon_config *c, FILE *out)
 		strategy_or_auto(p->cold_strategy),
 		p->non_temporal == POLICY_NT_AUTO ? "auto" :
 		p->non_temporal == POLICY_NT_YES ? "yes" : "no",
-		p->trial_candidates, p->trial_window, p->trial_margin,
+		p->per_folio ? "yes" : "no", p->trial_candidates, p->trial_window, p->trial_margin,
 		p->trial_confidence, p->trial_settle);
 	fprintf(out, "[Baseline]\nSlowerMargin=%g\nSlowerWindow=%g\nSummaryInterval=%g\n\n",
 		p->slower_margin, c->slower_window, c->summary_interval);

@@ -55,6 +55,10 @@ const char *policy_reason_text(enum policy_reason reason)
 		[POLICY_R_TRY_COLD] = "trying the cheapest cold strategy on the whole node",
 		[POLICY_R_TRY_HOT] = "trying the hot strategy on the whole node",
 		[POLICY_R_NOT_CHEAPER] = "the switch did not save the margin on the whole node",
+		[POLICY_R_PER_FOLIO] = "hot and cold folios mixed: each cleared as the probe finds it",
+		[POLICY_R_SPLIT] = "clearing each folio as the probe finds it",
+		[POLICY_R_ONE_KIND] = "the folios are nearly all of one kind: one strategy for all",
+		[POLICY_R_PAIR_CHANGED] = "the hot/cold pair is no longer the policy's",
 	};
 
 	if (reason < 0 || reason >= POLICY_R_COUNT)
@@ -79,6 +83,7 @@ void policy_config_defaults(struct policy_config *config)
 		.probe_interval = 30,
 		.min_cold_miss_ratio = 0.2,
 		.non_temporal = POLICY_NT_AUTO,
+		.per_folio = true,
 		.hot_strategy = -1,
 		.cold_strategy = -1,
 		.trial_candidates = 2,
@@ -148,6 +153,17 @@ void policy_touch_update(const struct policy_config *config,
 double policy_touch_penalty(const struct policy_node *node, int strategy)
 {
 	return policy_non_temporal(strategy) ? node->touch_penalty_ns : 0;
+}
+
+/* What the application pays per page of the node's own clears. */
+static double own_penalty(const struct policy_node *node)
+{
+	if (!node->split)
+		return policy_touch_penalty(node, node->strategy);
+	return node->split_fraction *
+		       policy_touch_penalty(node, node->split_cold) +
+	       (1 - node->split_fraction) *
+		       policy_touch_penalty(node, node->split_hot);
 }
 
 /*
@@ -339,7 +355,7 @@ enum policy_confirm policy_confirm(const struct policy_config *config,
 	if (--node->confirm_left)
 		return POLICY_CONFIRM_PENDING;
 	mean = node->confirm_ns_sum / node->confirm_intervals +
-	       policy_touch_penalty(node, node->strategy);
+	       own_penalty(node);
 	/* Only when every interval on both sides was counted. */
 	if (node->before_user_misses >= 0 &&
 	    node->confirm_user_intervals == node->confirm_intervals)
@@ -440,7 +456,7 @@ unsigned int policy_trials(const struct policy_config *config,
 	int order[CLEARPAGE_STRATEGY_COUNT], s, i, j, closest = -1;
 	double best = -INFINITY, mean, error;
 
-	if (!config->trial_candidates)
+	if (!config->trial_candidates || node->split)
 		return 0;
 	allowed = policy_allowed(config, allowed, measured);
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
@@ -625,6 +641,76 @@ enum policy_reason policy_try(const struct policy_config *config,
 	return cold ? POLICY_R_TRY_COLD : POLICY_R_TRY_HOT;
 }
 
+/* Per folio within this of all hot or all cold: one strategy for all. */
+#define SPLIT_EDGE 0.05
+
+enum policy_reason policy_split(const struct policy_config *config,
+				unsigned int allowed,
+				const struct policy_calibration *calibration,
+				const struct policy_node *node, double fraction,
+				int *hot, int *cold, double *gain)
+{
+	double pair, current;
+	int unused;
+
+	*gain = 0;
+	if (!config->per_folio || fraction <= SPLIT_EDGE ||
+	    fraction >= 1 - SPLIT_EDGE || node->split_refuted_left ||
+	    node->strategy < 0 || node->strategy >= CLEARPAGE_STRATEGY_COUNT ||
+	    !calibration->valid[node->strategy])
+		return POLICY_R_FITS;
+	policy_pick_strategies(config, allowed, calibration, hot, &unused);
+	*cold = cheapest_cold(config, allowed, calibration, node);
+	if (!usable(allowed, calibration, *hot) || *cold < 0 || *cold == *hot)
+		return POLICY_R_FITS;
+	pair = (1 - fraction) * effective_cost(calibration, node, *hot, 0) +
+	       fraction * effective_cost(calibration, node, *cold, 1);
+	current = effective_cost(calibration, node, node->strategy, fraction);
+	*gain = (current - pair) / current;
+	return *gain > config->margin ? POLICY_R_PER_FOLIO : POLICY_R_FITS;
+}
+
+/*
+ * A node per folio: hold while its folios stay mixed and its pair is the
+ * policy's; else leave for the strategy of the folios' one kind, or for
+ * the hot strategy.
+ */
+static void split_step(const struct policy_config *config,
+		       unsigned int allowed,
+		       const struct policy_calibration *calibration,
+		       struct policy_node *node,
+		       const struct policy_observation *obs,
+		       struct policy_decision *decision)
+{
+	double fraction = obs->probed ? obs->probed_cold_fraction : -1;
+	enum policy_reason why;
+	int hot, cold, target;
+
+	if (fraction >= 0)
+		node->split_fraction = fraction;
+	policy_pick_strategies(config, allowed, calibration, &hot, &cold);
+	cold = cheapest_cold(config, allowed, calibration, node);
+	if (fraction >= 0 && fraction <= SPLIT_EDGE) {
+		target = node->split_hot;
+		why = POLICY_R_ONE_KIND;
+	} else if (fraction >= 1 - SPLIT_EDGE) {
+		target = node->split_cold;
+		why = POLICY_R_ONE_KIND;
+	} else if (!config->per_folio || hot != node->split_hot ||
+		   cold != node->split_cold) {
+		target = usable(allowed, calibration, hot) ? hot :
+			 CLEARPAGE_STRATEGY_KERNEL;
+		why = POLICY_R_PAIR_CHANGED;
+	} else {
+		return hold(decision, POLICY_R_SPLIT);
+	}
+	if (node->since_switch < config->rate_limit)
+		return hold(decision, POLICY_R_RATE_LIMITED);
+	decision->action = POLICY_SWITCH;
+	decision->to = target;
+	set_reason(decision, why);
+}
+
 double policy_estimate(const struct policy_config *config,
 		       const struct policy_calibration *calibration,
 		       int strategy, const struct policy_observation *obs)
@@ -778,6 +864,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		.action = POLICY_HOLD,
 		.from = node->strategy,
 		.to = node->strategy,
+		.from_split = node->split,
 		.reason = "",
 		.cold_fraction = -1,
 		.ns_per_page = policy_mean(sample->sample_ns, sample->samples),
@@ -792,7 +879,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	decision->touch_share = node->touch_known ?
 				policy_touch_share(config, node) : -1;
 	decision->touch_penalty_ns = node->touch_penalty_ns;
-	decision->from_penalty_ns = policy_touch_penalty(node, node->strategy);
+	decision->from_penalty_ns = own_penalty(node);
 	if (node->since_switch < ~0U >> 1)
 		node->since_switch++;
 	if (node->backoff_left)
@@ -800,6 +887,8 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
 		if (node->refuted_left[s])
 			node->refuted_left[s]--;
+	if (node->split_refuted_left)
+		node->split_refuted_left--;
 
 	if (policy_guard(config, node, sample, pinned, decision)) {
 		forget_proposal(node);
@@ -834,7 +923,10 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	case POLICY_CONFIRM_REVERT:
 		return;
 	case POLICY_CONFIRM_KEEP:
-		node->refute_next[node->strategy] = 0;
+		if (node->split)
+			node->split_refute_next = 0;
+		else
+			node->refute_next[node->strategy] = 0;
 		node->trying = false;
 		break;
 	default:
@@ -842,6 +934,24 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	}
 	decision->cold_fraction = policy_estimate(config, calibration,
 						  node->strategy, &obs);
+	if (node->split)
+		return split_step(config, allowed, calibration, node, &obs,
+				  decision);
+	if (sample->can_split && obs.probed &&
+	    policy_split(config, allowed, calibration, node,
+			 decision->cold_fraction, &decision->split_hot,
+			 &decision->split_cold, &gain) == POLICY_R_PER_FOLIO) {
+		decision->predicted_gain = gain;
+		why = node->backoff_left ? POLICY_R_BACKING_OFF :
+		      node->since_switch < config->rate_limit ?
+		      POLICY_R_RATE_LIMITED : POLICY_R_NONE;
+		if (why != POLICY_R_NONE)
+			return hold(decision, why);
+		decision->action = POLICY_SWITCH;
+		decision->split = true;
+		set_reason(decision, POLICY_R_PER_FOLIO);
+		return;
+	}
 	if (obs.trials) {
 		why = policy_compare(config, allowed, node, sample, &target,
 				     &gain, &decision->gain_bound);
@@ -907,10 +1017,18 @@ void policy_applied(const struct policy_config *config,
 {
 	unsigned int steady = node->steady;
 	double steady_ns = node->steady_ns;
+	bool was_split = node->split;
 
 	if (decision->action == POLICY_HOLD)
 		return;
 	node->strategy = decision->to;
+	node->split = decision->action == POLICY_SWITCH && decision->split;
+	if (node->split) {
+		node->split_hot = decision->split_hot;
+		node->split_cold = decision->split_cold;
+		node->split_fraction = decision->cold_fraction >= 0 ?
+				       decision->cold_fraction : 0.5;
+	}
 	node->since_switch = 0;
 	forget_proposal(node);
 	/* Every gain was over the strategy left: measure afresh. */
@@ -924,9 +1042,14 @@ void policy_applied(const struct policy_config *config,
 	if (decision->action == POLICY_SWITCH) {
 		node->switched_from = decision->from;
 		node->probing = decision->probe;
-		node->trying = decision->whole ||
+		node->trying = decision->whole || decision->split ||
 			       decision->reason_id == POLICY_R_MEASURED;
 		node->confirm_left = config->confirm;
+		/* Leaving per folio: the probe's count decided, not a cost. */
+		if (was_split) {
+			node->trying = false;
+			node->confirm_left = 0;
+		}
 		node->before_ns = decision->ns_per_page;
 		/* Against the steady cost where it held steady. */
 		if (node->trying && steady >= 3)
@@ -942,8 +1065,16 @@ void policy_applied(const struct policy_config *config,
 		node->backoff_left = node->probing || node->trying ?
 					     0 : config->backoff;
 		/* What the confirmation (or guard) refuted, not the probe. */
-		if (!node->probing && from >= 0 &&
-		    from < CLEARPAGE_STRATEGY_COUNT) {
+		if (was_split) {
+			unsigned int next = node->split_refute_next;
+
+			if (!next)
+				next = config->probe_interval;
+			node->split_refuted_left = next;
+			node->split_refute_next =
+				next > REFUTE_MAX / 2 ? REFUTE_MAX : 2 * next;
+		} else if (!node->probing && from >= 0 &&
+			   from < CLEARPAGE_STRATEGY_COUNT) {
 			unsigned int next = node->refute_next[from];
 
 			if (!next)
@@ -966,8 +1097,15 @@ void policy_backend_step(const struct policy_config *config,
 			 struct policy_sample *sample,
 			 struct policy_decision *decision)
 {
-	if (!b->known || b->node.strategy != now->strategy) {
+	if (!b->known || b->node.strategy != now->strategy ||
+	    b->node.split != now->split ||
+	    (now->split && (b->node.split_hot != now->split_hot ||
+			    b->node.split_cold != now->split_cold))) {
 		policy_node_init(&b->node, now->strategy);
+		b->node.split = now->split;
+		b->node.split_hot = now->split_hot;
+		b->node.split_cold = now->split_cold;
+		b->node.split_fraction = 0.5;
 		b->known = true;
 		b->have_last = false;
 	}
@@ -976,6 +1114,7 @@ void policy_backend_step(const struct policy_config *config,
 	b->have_last = true;
 	sample->trials = extra->trials;
 	sample->touch = extra->touch;
+	sample->can_split = extra->can_split;
 	sample->counted = extra->counted;
 	sample->kernel_miss_ratio = extra->kernel_miss_ratio;
 	sample->user_misses = extra->user_misses;

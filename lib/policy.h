@@ -48,6 +48,19 @@
  *   gate      the PMU's corroboration, dwell consecutive intervals, backoff
  *             and the rate limit.
  *
+ * Per folio (PerFolio=yes, the huge backend where the module's probe can
+ * tell a cached line): the temperature sample says how many folios are
+ * hot and how many cold, but one strategy clears them all. Where clearing
+ * each folio with the hot strategy or the cheapest cold one, as the
+ * module's probe finds it, is predicted Margin cheaper at the counted
+ * fraction than the current strategy, the node goes per folio (the
+ * module's probe mode) after observe and confirm, ahead of compare; it is
+ * confirmed as a try is, and a revert refutes it for ProbeIntervals,
+ * doubling. Per folio, trials stop and the node holds, but for the guard,
+ * until the folios are nearly all of one kind (the probe's count within
+ * SPLIT_EDGE of 0 or 1: one strategy does as well without the probe's
+ * loads) or the pair is no longer the policy's.
+ *
  * A non-temporal cold strategy costs about the same on hot and cold pages,
  * so while it runs the zeroing cost cannot show the pages turning hot. The
  * module's temperature probe asks the pages instead: a sample of them,
@@ -116,6 +129,7 @@ struct policy_config {
 	 * POLICY_NT_AUTO allows them only where one of the two measures.
 	 */
 	int non_temporal;		/* POLICY_NT_* */
+	bool per_folio;			/* the huge backend's probe mode allowed */
 	int hot_strategy;		/* -1: rep_stosb if allowed and not dearer
 					 * than kernel on hot pages, else kernel */
 	int cold_strategy;		/* -1: best allowed by cold calibration */
@@ -189,6 +203,10 @@ enum policy_reason {
 	POLICY_R_TRY_HOT,		/* switch the whole node, to try */
 	POLICY_R_NOT_CHEAPER,		/* revert: a switch from trials or a try
 					 * saved less than TrialMargin */
+	POLICY_R_PER_FOLIO,		/* switch to per folio */
+	POLICY_R_SPLIT,			/* hold: per folio */
+	POLICY_R_ONE_KIND,		/* switch: folios all hot or all cold */
+	POLICY_R_PAIR_CHANGED,		/* switch: the pair is not the policy's */
 	POLICY_R_COUNT
 };
 
@@ -219,6 +237,14 @@ struct policy_decision {
 	double touch_penalty_ns;
 	double from_penalty_ns;
 	bool probe;			/* a SWITCH that only tries */
+	/*
+	 * A SWITCH to per folio: @split_hot for hot folios, @split_cold for
+	 * cold ones (the backend's strategy stays @from). Any other SWITCH or
+	 * REVERT of a node per folio (@from_split) leaves it for @to.
+	 */
+	bool split;
+	int split_hot, split_cold;
+	bool from_split;
 	bool whole;			/* a TRY: kept only if TrialMargin cheaper */
 	/* MEASURED: the target's gain, less TrialConfidence standard errors. */
 	double gain_bound;
@@ -285,6 +311,14 @@ struct policy_node {
 	double touch_penalty_ns;
 	bool touch_known;
 	bool counted;			/* the PMU counted the last interval */
+	/*
+	 * Per folio: the pair, the cold fraction last counted, and how long a
+	 * revert refutes it (as refuted_left for a strategy).
+	 */
+	bool split;
+	int split_hot, split_cold;
+	double split_fraction;
+	unsigned int split_refuted_left, split_refute_next;
 };
 
 void policy_node_init(struct policy_node *node, int strategy);
@@ -411,6 +445,20 @@ enum policy_reason policy_try(const struct policy_config *config,
 			      int *target);
 
 /*
+ * split: PER_FOLIO where the temperature probe's cold @fraction lies more
+ * than SPLIT_EDGE from 0 and 1, per folio is not refuted, and clearing hot
+ * folios with @hot (the hot strategy) and cold ones with @cold (the
+ * cheapest cold one, with what the application pays for a non-temporal
+ * one) is predicted more than Margin cheaper than the current strategy at
+ * @fraction (@gain); else FITS.
+ */
+enum policy_reason policy_split(const struct policy_config *config,
+				unsigned int allowed,
+				const struct policy_calibration *calibration,
+				const struct policy_node *node, double fraction,
+				int *hot, int *cold, double *gain);
+
+/*
  * estimate: the cold fraction the temperature probe counted, where it
  * probed MinSamples units; else from where the strategy's cost lies
  * between its calibrated hot and cold cost; where that spread is too small
@@ -507,6 +555,7 @@ double policy_touch_penalty(const struct policy_node *node, int strategy);
 struct policy_extra {
 	bool trials;			/* the backend runs trials */
 	bool touch;			/* the module's touch probe can tell */
+	bool can_split;			/* a probe mode whose probe can tell */
 	bool counted;			/* the PMU counted the node's LLC: */
 	double kernel_miss_ratio;
 	double user_misses;

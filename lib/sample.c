@@ -10,6 +10,9 @@ void policy_sample_build(const struct policy_counters *prev, bool have_prev,
 {
 	memset(sample, 0, sizeof(*sample));
 	sample->strategy = now->strategy;
+	sample->split = now->split;
+	sample->split_hot = now->split_hot;
+	sample->split_cold = now->split_cold;
 	sample->ref_strategy = CLEARPAGE_STRATEGY_KERNEL;
 	if (!have_prev || now->pages < prev->pages ||
 	    now->ref_pages < prev->ref_pages)
@@ -29,7 +32,9 @@ void policy_sample_build(const struct policy_counters *prev, bool have_prev,
 		if (sample->touch_cached > sample->touch_probed)
 			sample->touch_cached = sample->touch_probed;
 	}
-	if (now->strategy != prev->strategy)
+	if (now->strategy != prev->strategy || now->split != prev->split ||
+	    (now->split && (now->split_hot != prev->split_hot ||
+			    now->split_cold != prev->split_cold)))
 		return;
 	if (now->samples >= prev->samples && now->sample_ns >= prev->sample_ns) {
 		sample->samples = now->samples - prev->samples;

@@ -22,6 +22,13 @@
  */
 struct policy_counters {
 	int strategy;			/* the backend's strategy now */
+	/*
+	 * Per folio (the huge backend's probe mode): each folio cleared with
+	 * @split_hot or @split_cold as the probe finds it, and the timed
+	 * clears below are both's.
+	 */
+	bool split;
+	int split_hot, split_cold;
 	uint64_t pages;			/* cleared, every strategy, no reference frames */
 	uint64_t samples;		/* the strategy's timed pages ... */
 	uint64_t sample_ns;		/* ... and their time */
@@ -40,6 +47,8 @@ struct policy_counters {
 /* What one interval measured on a backend of a node, as sums. */
 struct policy_sample {
 	int strategy;			/* the backend's strategy at its end */
+	bool split;			/* per folio at its end (counters) */
+	int split_hot, split_cold;
 	uint64_t pages;			/* every page cleared, all frames */
 	uint64_t samples;		/* the strategy's timed clears ... */
 	double sample_ns;		/* ... and their time */
@@ -59,6 +68,8 @@ struct policy_sample {
 	 * decides).
 	 */
 	bool trials;
+	/* The backend has a probe mode whose probe can tell (the driver's). */
+	bool can_split;
 	uint64_t trial_samples[CLEARPAGE_STRATEGY_COUNT];
 	double trial_ns[CLEARPAGE_STRATEGY_COUNT];
 	/*

@@ -493,6 +493,20 @@ static void test_sample_build(void)
 	CHECK(s.pages == 64 && s.samples == 0 && s.sample_ns == 0 &&
 	      policy_mean(s.sample_ns, s.samples) == 0,
 	      "pages but no timed clear: no cost");
+	now = prev;
+	now.samples += 50;
+	now.sample_ns += 10000;
+	now.probe_hot = 30;
+	now.probe_cold = 10;
+	now.touch_probed = 8;
+	now.touch_cached = 9;
+	now.split = true;
+	now.split_hot = CLEARPAGE_STRATEGY_REP_STOSB;
+	now.split_cold = CLEARPAGE_STRATEGY_MOVNTI;
+	policy_sample_build(&prev, true, &now, &s);
+	CHECK(s.samples == 0 && s.probe_hot == 30 && s.probe_cold == 10 &&
+	      s.touch_probed == 8 && s.touch_cached == 8 && s.split,
+	      "per folio since the last read: the probes count (a cached line counted between two reads, clamped), timings do not");
 }
 
 /* Each stage alone, one exact check per branch. */
@@ -1323,6 +1337,104 @@ static void test_trials_close(void)
 	      r.measured, r.switches, r.reverts, on_movnti);
 }
 
+/*
+ * Per folio: one interval at the probe's cold fraction @fraction; a
+ * strategy costs its live_hot share on hot folios and its live_burst one
+ * on cold ones, per folio the pair's (times @split_extra).
+ */
+static void split_interval(struct trial_run *r, double fraction,
+			   double split_extra, bool can_split)
+{
+	struct policy_sample sample = { .strategy = r->node.strategy,
+					.samples = 64, .pages = 4096,
+					.can_split = can_split };
+	struct policy_decision d;
+	int hot = r->node.split ? r->node.split_hot : r->node.strategy;
+	int cold = r->node.split ? r->node.split_cold : r->node.strategy;
+	double ns = (1 - fraction) * live_hot[hot] + fraction * live_burst[cold];
+
+	if (r->node.split)
+		ns *= split_extra;
+	sample.split = r->node.split;
+	sample.split_hot = r->node.split_hot;
+	sample.split_cold = r->node.split_cold;
+	sample.sample_ns = ns * sample.samples;
+	sample.probe_cold = (uint64_t)(64 * fraction + 0.5);
+	sample.probe_hot = 64 - sample.probe_cold;
+	policy_step(&r->config, r->allowed, &r->calibration, &r->node, &sample,
+		    false, &d);
+	r->last_reason = d.reason_id;
+	if (verbose)
+		printf("  %-9s%s %5.1f ns  %s  (%s)\n", names[r->node.strategy],
+		       r->node.split ? " split" : "      ", ns,
+		       d.action == POLICY_HOLD ? "hold" : "act", d.reason);
+	if (d.action == POLICY_HOLD)
+		return;
+	policy_applied(&r->config, &r->node, &d);
+	r->switches += d.action == POLICY_SWITCH;
+	r->reverts += d.action == POLICY_REVERT;
+}
+
+static void test_split(void)
+{
+	struct trial_run r;
+	int i, split_intervals = 0;
+
+	printf("per folio: half the folios hot, half cold\n");
+	trial_run_init(&r);
+	r.config.trial_candidates = 0;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	split_interval(&r, 0.5, 1, true);
+	CHECK(r.node.split && r.node.split_hot == CLEARPAGE_STRATEGY_REP_STOSB &&
+	      r.node.split_cold == CLEARPAGE_STRATEGY_CLZERO &&
+	      r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB && r.switches == 1,
+	      "the probe counts half cold: per folio at once, rep_stosb for hot folios, clzero for cold (%s)",
+	      r.node.split ? "split" : "not split");
+	for (i = 0; i < 20; i++)
+		split_interval(&r, 0.5, 1, true);
+	CHECK(r.node.split && r.reverts == 0 && r.last_reason == POLICY_R_SPLIT,
+	      "confirmed (the pair measured a quarter cheaper) and held");
+	for (i = 0; i < 3; i++)
+		split_interval(&r, 0.02, 1, true);
+	CHECK(!r.node.split && r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB,
+	      "the folios turn all hot: rep_stosb for all (%s)", names[r.node.strategy]);
+	for (i = 0; i < 20; i++)
+		split_interval(&r, 0.98, 1, true);
+	CHECK(!r.node.split,
+	      "all cold: not per folio (one strategy does as well without the probe)");
+
+	trial_run_init(&r);
+	r.config.trial_candidates = 0;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 100; i++)
+		split_interval(&r, 0.5, 1, false);
+	CHECK(r.switches == 0 || !r.node.split,
+	      "without a probe mode that can tell: never per folio");
+	trial_run_init(&r);
+	r.config.trial_candidates = 0;
+	r.config.per_folio = false;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 100; i++) {
+		split_interval(&r, 0.5, 1, true);
+		split_intervals += r.node.split;
+	}
+	CHECK(split_intervals == 0, "PerFolio=no: never per folio");
+
+	printf("per folio that measures dearer than it predicts\n");
+	trial_run_init(&r);
+	r.config.trial_candidates = 0;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	split_intervals = 0;
+	for (i = 0; i < 200; i++) {
+		split_interval(&r, 0.5, 1.6, true);
+		split_intervals += r.node.split;
+	}
+	CHECK(r.reverts >= 2 && r.reverts <= 4 && r.switches == r.reverts &&
+	      split_intervals <= 3 * r.reverts && !r.node.split,
+	      "each try reverted and refuted for ever longer: %d tries in 200 intervals, %d of them per folio",
+	      r.switches, split_intervals);
+}
+
 int main(int argc, char **argv)
 {
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
@@ -1351,5 +1463,6 @@ int main(int argc, char **argv)
 	test_trials_close();
 	test_probe_temperature();
 	test_touch();
+	test_split();
 	return check_summary();
 }
