@@ -227,7 +227,8 @@ static int apply_probe(struct cp_client *c, struct cp_node_info *n,
 	else
 		snprintf(what, sizeof(what), "turning node %u's huge probe off",
 			 n->node);
-	err = cp_set_probe(c, n->node, CLEARPAGE_BACKEND_HUGE, on, hot, cold);
+	err = cp_set_probe(c, n->node, CLEARPAGE_BACKEND_HUGE, on, hot, cold,
+			   CLEARPAGE_SOURCE_ADMIN);
 	if (err)
 		return ctl_fail(c, err, what);
 	if (on)
@@ -300,7 +301,7 @@ static int apply_release(struct cp_client *c, struct cp_node_info *n,
 				return ctl_fail(c, err, what);
 		}
 		if (be->source != CLEARPAGE_SOURCE_DAEMON || be->pinned ||
-		    be->strategy == CLEARPAGE_STRATEGY_KERNEL)
+		    (be->strategy == CLEARPAGE_STRATEGY_KERNEL && !be->probe))
 			continue;
 		snprintf(what, sizeof(what), "returning node %u (%s) to kernel",
 			 n->node, cp_backend_name(b));
@@ -345,7 +346,7 @@ static int apply_reset(struct cp_client *c, struct cp_node_info *n,
 	if (!err && o->backend != CLEARPAGE_BACKEND_4K &&
 	    n->backend[CLEARPAGE_BACKEND_HUGE].probe)
 		err = cp_set_probe(c, n->node, CLEARPAGE_BACKEND_HUGE, false, 0,
-				   0);
+				   0, CLEARPAGE_SOURCE_ADMIN);
 	if (!err)
 		err = cp_set_pinned(c, n->node, o->backend, false);
 	if (err)

@@ -143,20 +143,39 @@ static void start_backend(struct entry *e, int priority,
 	add(e, "CLEARPAGE_BACKEND=%s", backend_name);
 }
 
+/* One side of a decision: a strategy, or per folio. */
+static void decision_side(char *buf, size_t size, int strategy, bool split)
+{
+	snprintf(buf, size, "%s", split ? "per folio" :
+		 policy_strategy_name(strategy));
+}
+
 void log_decision(int priority, const char *message_id, unsigned int node,
 		  int backend, const struct policy_decision *d, const char *verb)
 {
+	char from[64], to[64];
 	struct entry e;
 
 	if (priority > max_level)
 		return;
+	decision_side(from, sizeof(from), d->from, d->from_split);
+	decision_side(to, sizeof(to), d->to, false);
+	if (d->split)
+		snprintf(to, sizeof(to), "per folio (hot %s, cold %s)",
+			 policy_strategy_name(d->split_hot),
+			 policy_strategy_name(d->split_cold));
 	start_backend(&e, priority, message_id, node, backend,
 		      "%s %s -> %s: %s (cold fraction %.2f, %.0f ns/page, predicted gain %.0f%%)",
-		      verb, policy_strategy_name(d->from),
-		      policy_strategy_name(d->to), d->reason, d->cold_fraction,
+		      verb, from, to, d->reason, d->cold_fraction,
 		      d->ns_per_page, d->predicted_gain * 100);
-	add(&e, "CLEARPAGE_FROM=%s", policy_strategy_name(d->from));
-	add(&e, "CLEARPAGE_TO=%s", policy_strategy_name(d->to));
+	add(&e, "CLEARPAGE_FROM=%s", d->from_split ? "per-folio" :
+		policy_strategy_name(d->from));
+	add(&e, "CLEARPAGE_TO=%s", d->split ? "per-folio" :
+		policy_strategy_name(d->to));
+	if (d->split) {
+		add(&e, "CLEARPAGE_PROBE_HOT=%s", policy_strategy_name(d->split_hot));
+		add(&e, "CLEARPAGE_PROBE_COLD=%s", policy_strategy_name(d->split_cold));
+	}
 	add(&e, "CLEARPAGE_REASON=%s", d->reason);
 	add(&e, "CLEARPAGE_COLD_FRACTION=%.3f", d->cold_fraction);
 	add(&e, "CLEARPAGE_NS_PER_PAGE=%.1f", d->ns_per_page);

@@ -149,7 +149,7 @@ static void apply_config_probe(struct manager *m, int node)
 	cold = policy_strategy_name(m->config.node_probe_cold[node]);
 	err = cp_set_probe(m->client, node, CLEARPAGE_BACKEND_HUGE,
 			   mode == CONFIG_PROBE_ON, m->config.node_probe_hot[node],
-			   m->config.node_probe_cold[node]);
+			   m->config.node_probe_cold[node], CLEARPAGE_SOURCE_ADMIN);
 	if (err)
 		log_line(LOG_WARNING, "[Node.%d] Probe=%s%s%s from the configuration: %s%s%s; the huge backend keeps the policy",
 			 node, mode == CONFIG_PROBE_ON ? hot : "off",
@@ -382,7 +382,8 @@ static void release_unguarded(struct manager *m)
 			int err;
 
 			if (!u->known || !u->changed_by_us || u->pinned ||
-			    s == CLEARPAGE_STRATEGY_KERNEL)
+			    (s == CLEARPAGE_STRATEGY_KERNEL &&
+			     !u->policy.node.split))
 				continue;
 			if (m->config.dry_run)
 				snprintf(why, sizeof(why),

@@ -27,14 +27,21 @@ void report_status_line(char *status, size_t size,
 			 used ? "; " : "", info->node);
 	for (b = 0; b < CLEARPAGE_BACKEND_COUNT && used < size; b++) {
 		const struct backend_state *u = &n->backends[b];
-		char cold[32] = "";
+		const struct policy_node *p = &u->policy.node;
+		char cold[32] = "", strategy[48];
 
 		if (u->cold_fraction >= 0)
 			snprintf(cold, sizeof(cold), " cold %.2f",
 				 u->cold_fraction);
+		if (p->split)
+			snprintf(strategy, sizeof(strategy), "per folio %s/%s",
+				 policy_strategy_name(p->split_hot),
+				 policy_strategy_name(p->split_cold));
+		else
+			snprintf(strategy, sizeof(strategy), "%s",
+				 policy_strategy_name(p->strategy));
 		used += snprintf(status + used, size - used, "%s %s %s%s%s",
-				 b ? "," : "", cp_backend_name(b),
-				 policy_strategy_name(u->policy.node.strategy),
+				 b ? "," : "", cp_backend_name(b), strategy,
 				 info->backend[b].pinned ? " (pinned)" : "",
 				 cold);
 	}

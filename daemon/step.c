@@ -82,8 +82,14 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 		u->dry_run_logged = d->to + 1;
 		return;
 	}
-	err = cp_set_strategy(m->client, info->node, backend, d->to,
-			      CLEARPAGE_SOURCE_DAEMON);
+	/* Per folio: the huge backend's probe mode, as the daemon's. */
+	if (d->split)
+		err = cp_set_probe(m->client, info->node, backend, true,
+				   d->split_hot, d->split_cold,
+				   CLEARPAGE_SOURCE_DAEMON);
+	else
+		err = cp_set_strategy(m->client, info->node, backend, d->to,
+				      CLEARPAGE_SOURCE_DAEMON);
 	if (err == -EBUSY) {
 		u->pinned = true;
 		u->pins_seen++;
@@ -93,10 +99,11 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 		return;
 	}
 	if (err) {
-		log_line(LOG_WARNING, "node %u %s: setting %s failed: %s %s",
+		log_line(LOG_WARNING, "node %u %s: setting %s%s failed: %s %s",
 			 info->node, cp_backend_name(backend),
-			 policy_strategy_name(d->to), strerror(-err),
-			 cp_client_error(m->client));
+			 d->split ? "per folio with hot strategy " : "",
+			 policy_strategy_name(d->split ? d->split_hot : d->to),
+			 strerror(-err), cp_client_error(m->client));
 		return;
 	}
 	policy_applied(&m->config.policy, &u->policy.node, d);
@@ -107,6 +114,15 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 		u->switches++;
 	log_decision(LOG_NOTICE, message_id, info->node, backend, d,
 		     d->action == POLICY_REVERT ? "reverted" : "switched");
+	if (d->split) {
+		char reason[192];
+
+		snprintf(reason, sizeof(reason), "%s (hot folios %s, cold %s)",
+			 d->reason, policy_strategy_name(d->split_hot),
+			 policy_strategy_name(d->split_cold));
+		record_decision(u, "switched", d->from, d->to, reason);
+		return;
+	}
 	record_decision(u, d->action == POLICY_REVERT ? "reverted" : "switched",
 			d->from, d->to, d->reason);
 }
@@ -271,7 +287,7 @@ static void step_backend(struct manager *m, const struct cp_node_info *info,
 		 * return on stop.
 		 */
 		if (be->source == CLEARPAGE_SOURCE_DAEMON && !be->pinned &&
-		    be->strategy != CLEARPAGE_STRATEGY_KERNEL) {
+		    (be->strategy != CLEARPAGE_STRATEGY_KERNEL || be->probe)) {
 			u->changed_by_us = true;
 			log_line(LOG_NOTICE, "node %u %s: on %s, set by an earlier clearpaged: adopted, guarded and returned to kernel on stop",
 				 info->node, cp_backend_name(backend),
@@ -284,6 +300,9 @@ static void step_backend(struct manager *m, const struct cp_node_info *info,
 	extra.trials = trials_wanted(m, be, u);
 	/* The touch probe tells where the node's probe calibration can. */
 	extra.touch = be->has_touch && info->probe.threshold_ticks > 0;
+	/* Per folio: the huge backend's probe mode, where it can tell. */
+	extra.can_split = backend == CLEARPAGE_BACKEND_HUGE && be->has_probe &&
+			  info->probe.threshold_ticks > 0;
 	calibration_of(info, backend, &calibration);
 	policy_backend_step(&m->config.policy, m->allowed & available_mask(info),
 			    &calibration, &u->policy, &now, &extra,

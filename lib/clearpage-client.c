@@ -203,13 +203,14 @@ struct nl_msg *cp_msg_set_helpers(int family, uint32_t node, uint32_t helpers)
 }
 
 struct nl_msg *cp_msg_set_probe(int family, uint32_t node, int backend,
-			       bool on, int hot, int cold)
+			       bool on, int hot, int cold, int source)
 {
 	struct nl_msg *msg = msg_backend(family, CLEARPAGE_CMD_SET_PROBE, node,
 					 backend);
 
-	if (msg && on && ((hot >= 0 && nla_put_u8(msg, CLEARPAGE_A_PROBE_HOT, hot) < 0) ||
-			  (cold >= 0 && nla_put_u8(msg, CLEARPAGE_A_PROBE_COLD, cold) < 0))) {
+	if (msg && (nla_put_u8(msg, CLEARPAGE_A_SOURCE, source) < 0 ||
+		    (on && ((hot >= 0 && nla_put_u8(msg, CLEARPAGE_A_PROBE_HOT, hot) < 0) ||
+			    (cold >= 0 && nla_put_u8(msg, CLEARPAGE_A_PROBE_COLD, cold) < 0))))) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -708,10 +709,10 @@ int cp_set_helpers(struct cp_client *client, uint32_t node, uint32_t helpers)
 }
 
 int cp_set_probe(struct cp_client *client, uint32_t node, int backend, bool on,
-		 int hot, int cold)
+		 int hot, int cold, int source)
 {
 	int n = transact(client, cp_msg_set_probe(client->family, node, backend,
-						  on, hot, cold),
+						  on, hot, cold, source),
 			 NULL, 0);
 
 	return n < 0 ? n : 0;
@@ -831,5 +832,18 @@ void cp_backend_counters(const struct cp_node_info *info, int backend,
 		c->pages += t->pages[backend];
 		c->trial_pages[t->strategy] = t->trial_pages[backend];
 		c->trial_ns[t->strategy] = t->trial_ns[backend];
+	}
+	/* Per folio: the node's own clears are both strategies'. */
+	if (be->probe) {
+		const struct cp_strategy_info *h = cp_node_strategy(info, be->probe_hot);
+		const struct cp_strategy_info *k = cp_node_strategy(info, be->probe_cold);
+
+		c->split = true;
+		c->split_hot = be->probe_hot;
+		c->split_cold = be->probe_cold;
+		c->samples = (h ? h->samples[backend] : 0) +
+			     (k && k != h ? k->samples[backend] : 0);
+		c->sample_ns = (h ? h->sample_ns[backend] : 0) +
+			       (k && k != h ? k->sample_ns[backend] : 0);
 	}
 }

@@ -135,10 +135,12 @@ int cp_set_helpers(struct cp_client *client, uint32_t node, uint32_t helpers);
 /*
  * The probe mode of @backend: @on, hot folios cleared with @hot, cold ones
  * with @cold; off (@on false) ignores both. A negative strategy is left out
- * of the request (which the module refuses).
+ * of the request (which the module refuses). @source: an administrator's
+ * (pins the backend) or the daemon's (refused on a pinned backend with
+ * -EBUSY, pins nothing).
  */
 int cp_set_probe(struct cp_client *client, uint32_t node, int backend, bool on,
-		 int hot, int cold);
+		 int hot, int cold, int source);
 int cp_calibrate(struct cp_client *client, uint32_t node,
 		 struct cp_node_info *info);
 
@@ -161,7 +163,7 @@ struct nl_msg *cp_msg_set_trials(int family, uint32_t node, int backend,
 				 uint32_t trials);
 struct nl_msg *cp_msg_set_helpers(int family, uint32_t node, uint32_t helpers);
 struct nl_msg *cp_msg_set_probe(int family, uint32_t node, int backend,
-			       bool on, int hot, int cold);
+			       bool on, int hot, int cold, int source);
 struct nl_msg *cp_msg_node(int family, uint8_t cmd, uint32_t node);
 int cp_parse_node(struct nlmsghdr *nlh, struct cp_node_info *info);
 /* -ENOMSG: a message of another command; -EINVAL: malformed. */
@@ -183,8 +185,9 @@ const struct cp_strategy_info *cp_node_strategy(const struct cp_node_info *info,
 /*
  * What the module counts for @backend of the node (@info), as the policy
  * takes it: every strategy's pages (reference and trial frames are not in
- * them), the current strategy's timed clears, the reference frames and
- * each candidate's trial frames.
+ * them), the current strategy's timed clears (in probe mode the mode's two
+ * strategies'), the reference frames, each candidate's trial frames, and
+ * the temperature and touch probes' counts.
  */
 void cp_backend_counters(const struct cp_node_info *info, int backend,
 			 struct policy_counters *counters);

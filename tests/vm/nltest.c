@@ -105,7 +105,8 @@ static int cmd_probe(int argc, char **argv)
 	if (err)
 		return expect_result(err, NULL, "open", argv[7]);
 	err = cp_set_probe(client, strtoul(argv[2], NULL, 0),
-			   cp_backend_from_name(argv[3]), on, hot, cold);
+			   cp_backend_from_name(argv[3]), on, hot, cold,
+			   CLEARPAGE_SOURCE_ADMIN);
 	err = expect_result(err, client, "probe", argv[7]);
 	cp_client_close(client);
 	return err;
