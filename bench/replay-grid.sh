@@ -2,21 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The replay grid: clearpage-bench replay for both backends, the hot, cold
-# and mixed workloads, in the burst, sustained and loaded memory regimes,
-# then one table of adaptive against the oracle and the kernel's own clear
-# per cell (grid.md), each cell's files beside it. Run it on a quiet
-# machine, nothing else of ours running.
+# and mixed workloads (and interleaved ones, mixP:N), in the burst,
+# sustained and loaded memory regimes, then one table of adaptive against
+# the oracle, the best static arm and the kernel's own clear per cell, with
+# what the module's probes judged (grid.md), each cell's files beside it.
+# Run it on a quiet machine, nothing else of ours running.
 #
 #   bench/replay-grid.sh [--bench PATH] [--cpu C] [--load L] [--repeats R]
-#                        [--config FILE] [--backends "4k huge"] [--out DIR]
+#                        [--config FILE] [--backends "4k huge"]
+#                        [--workloads "hot cold mixed mix50:120"] [--out DIR]
 #
 # --cpu (default 1) runs the measurement there, --load (default 0) the
-# loaded regime's bandwidth load. --config (default: NonTemporal=yes, as
-# the replay reads no cache-miss counters) is the policy's; --backends
-# limits the grid (the table lists the cells there are).
+# loaded regime's bandwidth load. --config is the policy's (default: the
+# defaults, NonTemporal=auto: the replay reads no cache-miss counters, so
+# movnti and clzero come only with the touch probe's share); --backends and
+# --workloads limit or widen the grid (the table lists the cells there are).
 set -euo pipefail
 bench=clearpage-bench cpu=1 load=0 repeats=3 config= out=bench-results/grid
-backends="4k huge"
+backends="4k huge" workloads="hot cold mixed"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--bench) bench=$2 ;;
@@ -25,40 +28,43 @@ while [ $# -gt 0 ]; do
 	--repeats) repeats=$2 ;;
 	--config) config=$2 ;;
 	--backends) backends=$2 ;;
+	--workloads) workloads=$2 ;;
 	--out) out=$2 ;;
 	*) echo "replay-grid.sh: unknown option $1 (see the head of the script)" >&2; exit 2 ;;
 	esac
 	shift 2
 done
 mkdir -p "$out"
-if [ -z "$config" ]; then
-	config=$out/policy.conf
-	printf '[Policy]\nNonTemporal=yes\n' > "$config"
-fi
+config_args=()
+[ -n "$config" ] && config_args=(--config "$config")
 for backend in $backends; do
-	for workload in hot cold mixed; do
+	for workload in $workloads; do
+		case $workload in
+		mix*) load_args=(--phases "$workload") ;;
+		*) load_args=(--workload "$workload") ;;
+		esac
 		for regime in burst sustained loaded; do
-			cell=$backend-$workload-$regime
+			cell=$backend-${workload/:/-}-$regime
 			case $regime in
 			loaded) args=(--load "$load") ;;
 			*) args=(--regime "$regime") ;;
 			esac
 			echo "=== $cell"
-			"$bench" replay --backend "$backend" --workload "$workload" \
-				--repeats "$repeats" --cpu "$cpu" --config "$config" \
+			"$bench" replay --backend "$backend" "${load_args[@]}" \
+				--repeats "$repeats" --cpu "$cpu" "${config_args[@]}" \
 				"${args[@]}" --out "$out/$cell" 2>/dev/null | tee "$out/$cell.txt"
 		done
 	done
 done
-python3 - "$out" > "$out/grid.md" <<'PY'
+python3 - "$out" "$backends" "$workloads" > "$out/grid.md" <<'PY'
 import json, os, sys
-out = sys.argv[1]
-print("| backend | workload | regime | NonTemporal | adaptive / oracle | adaptive / kernel | best static | switches | cost of knowing |")
-print("|---|---|---|---|---|---|---|---|---|")
-for backend in ("4k", "huge"):
-    for workload in ("hot", "cold", "mixed"):
+out, backends, workloads = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+print("| backend | workload | regime | NonTemporal | adaptive / oracle | adaptive / best static | adaptive / kernel | best static | switches/reverts | cost of knowing | sample right | sample cost | touch: cached / read |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+for backend in backends:
+    for workload in workloads:
         for regime in ("burst", "sustained", "loaded"):
-            path = os.path.join(out, f"{backend}-{workload}-{regime}", "replay.json")
+            path = os.path.join(out, f"{backend}-{workload.replace(':', '-')}-{regime}", "replay.json")
             if not os.path.exists(path):
                 continue
             r = json.load(open(path))["results"]
@@ -69,8 +75,16 @@ for backend in ("4k", "huge"):
                 # 4 KiB faults: the kernel's clear_page() is rep stosb
                 # (ERMS), else the kernel arm.
                 kernel = "kernel" if "kernel" in med else "rep_stosb"
+            p = r.get("probes", {})
+            judged = p.get("judged_hot", 0) + p.get("judged_cold", 0)
+            lines = p.get("touch_lines", 0)
+            right = f"{100 * p['judged_right'] / judged:.1f}%" if judged else "-"
+            touch = (f"{100 * p['touch_cached'] / lines:.0f}% / {100 * p['touch_read_true'] / lines:.0f}%"
+                     if lines else "-")
             print(f"| {backend} | {workload} | {regime} | {r['non_temporal']} | {r['adaptive_over_oracle']:.3f} | "
+                  f"{r['adaptive_over_best_static']:.3f} | "
                   f"{med['adaptive'] / med[kernel]:.3f} ({kernel}) | {r['best_static']} | "
-                  f"{r['switches']} | {100 * r['cost_of_knowing']:.1f}% |")
+                  f"{r['switches']}/{r['reverts']} | {100 * r['cost_of_knowing']:.1f}% | "
+                  f"{right} | {100 * p.get('cost_share', 0):.2f}% | {touch} |")
 PY
 cat "$out/grid.md"

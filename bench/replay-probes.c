@@ -25,32 +25,59 @@ static bool probe_due(struct replay_probes *p, unsigned long nr_pages)
 	return p->page_sequence / p->probe_every != before / p->probe_every;
 }
 
-void replay_probe_sample(struct replay_probes *p, const char *unit,
-			 unsigned long nr_pages, int strategy, bool cold)
+/* The unit's address stands for its frame number. */
+static unsigned long frame_of(const char *unit)
 {
-	/* The unit's address stands for its frame number. */
-	unsigned long frame = (unsigned long)(uintptr_t)unit / BENCH_PAGE;
-	int recycled, hot;
+	return (unsigned long)(uintptr_t)unit / BENCH_PAGE;
+}
+
+int replay_probe_sample(struct replay_probes *p, const char *unit,
+			unsigned long nr_pages, bool cold, bool every)
+{
 	uint64_t t0;
+	int hot;
 
 	if (!p->threshold)
-		return;
-	recycled = clearpage_recent_seen(&p->recent, frame, p->reach_pages);
-	if (p->probe_every && probe_due(p, nr_pages)) {
-		t0 = bench_ticks();
-		hot = recycled ||
-		      clearpage_probe_hot(clearpage_probe(unit, nr_pages, 0,
-							  p->threshold, NULL),
-					  nr_pages);
-		p->probe_ticks += bench_ticks() - t0;
-		if (hot)
-			p->probe_hot++;
-		else
-			p->probe_cold++;
-		p->probe_right += hot == !cold;
-	}
-	clearpage_recent_store(&p->recent, frame, nr_pages,
-			       clearpage_strategy_non_temporal(strategy));
+		return -1;
+	if (!every && (!p->probe_every || !probe_due(p, nr_pages)))
+		return -1;
+	t0 = bench_ticks();
+	hot = clearpage_recent_seen(&p->recent, frame_of(unit),
+				    p->reach_pages) ||
+	      clearpage_probe_hot(clearpage_probe(unit, nr_pages, 0,
+						  p->threshold, NULL),
+				  nr_pages);
+	p->probe_ticks += bench_ticks() - t0;
+	if (hot)
+		p->probe_hot++;
+	else
+		p->probe_cold++;
+	p->probe_right += hot == !cold;
+	return hot;
+}
+
+void replay_probe_cleared(struct replay_probes *p, const char *unit,
+			  unsigned long nr_pages, int strategy)
+{
+	if (p->threshold)
+		clearpage_recent_store(&p->recent, frame_of(unit), nr_pages,
+				       clearpage_strategy_non_temporal(strategy));
+}
+
+/* The held unit's line, loaded and counted; the slot free again. */
+static void touch_load(struct replay_probes *p)
+{
+	p->touch_probed++;
+	p->touch_cached += clearpage_timed_load(p->held) < p->threshold;
+	p->touch_truth += p->held_truth;
+	p->held = NULL;
+}
+
+void replay_touch_before(struct replay_probes *p, const char *unit,
+			 unsigned long nr_pages)
+{
+	if (p->held && p->held >= unit && p->held < unit + nr_pages * BENCH_PAGE)
+		touch_load(p);
 }
 
 void replay_touch_step(struct replay_probes *p, const char *unit,
@@ -63,12 +90,8 @@ void replay_touch_step(struct replay_probes *p, const char *unit,
 
 	if (!p->threshold || !p->touch_every)
 		return;
-	if (p->held && !p->held_left--) {
-		p->touch_probed++;
-		p->touch_cached += clearpage_timed_load(p->held) < p->threshold;
-		p->touch_truth += p->held_truth;
-		p->held = NULL;
-	}
+	if (p->held && !p->held_left--)
+		touch_load(p);
 	offset = clearpage_touch_pick(nr_pages, 0, p->touch_sequence * 40503UL,
 				      strategy, way, first, m, &trial);
 	if (offset == CLEARPAGE_TOUCH_NONE)

@@ -52,10 +52,24 @@ void replay_probes_reset(struct replay_probes *p);
 
 /*
  * The temperature sample before the clear of @unit (@nr_pages, faulted at
- * its first byte) with @strategy, which came from the cold pool when @cold.
+ * its first byte), which came from the cold pool when @cold: 1 hot, 0
+ * cold, -1 not probed. @every: the probe mode (every unit probed).
  */
-void replay_probe_sample(struct replay_probes *p, const char *unit,
-			 unsigned long nr_pages, int strategy, bool cold);
+int replay_probe_sample(struct replay_probes *p, const char *unit,
+			unsigned long nr_pages, bool cold, bool every);
+
+/*
+ * Before @unit (@nr_pages) is cleared: if it is the held unit, its line is
+ * loaded now. The module holds a reference on a held folio, which cannot
+ * come back to be cleared before the probe; the replay's pools recycle
+ * units regardless.
+ */
+void replay_touch_before(struct replay_probes *p, const char *unit,
+			 unsigned long nr_pages);
+
+/* @unit cleared with @strategy, in the table of recent clears. */
+void replay_probe_cleared(struct replay_probes *p, const char *unit,
+			  unsigned long nr_pages, int strategy);
 
 /*
  * After the clear of @unit and the application's read of its first

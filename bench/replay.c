@@ -83,6 +83,9 @@ struct replay {
 	int hot, cold;
 	/* The module's temperature sample and touch probe. */
 	struct replay_probes probes;
+	/* The adaptive arm's module in probe mode (per folio), and its pair. */
+	bool split;
+	int split_hot, split_cold;
 	double probe_hot_ticks, probe_cold_ticks;
 	/* Which units of a mixP phase are hot: the same in every arm. */
 	unsigned int mix_seed;
@@ -91,6 +94,7 @@ struct replay {
 	struct timeline {
 		int phase;
 		int strategy;
+		bool split;		/* per folio (the pair: r's) */
 		double cold_fraction;
 		double touch_share;
 		double ns_per_page;
@@ -493,8 +497,8 @@ static double clear_interval(struct replay *r, int strategy,
 			     (unsigned int)rand_r(&r->mix_seed) % 100 >= hot_share);
 		uint64_t frame;
 		char *page = next_page(r, cold, &frame);
-		int way = measured_way(r, strategy, trials, frame);
 		unsigned long first = 0, m = 0;
+		int way, hot, s = strategy;
 
 		if (r->burst) {
 			if (cold)
@@ -503,13 +507,19 @@ static double clear_interval(struct replay *r, int strategy,
 		}
 		r->units++;
 		r->hot_units += !cold;
-		replay_probe_sample(&r->probes, page, r->unit_pages, strategy,
-				    cold);
+		replay_touch_before(&r->probes, page, r->unit_pages);
+		/* The probe first, per folio its pick (clearpage_probe_pick()). */
+		hot = replay_probe_sample(&r->probes, page, r->unit_pages, cold,
+					  r->split);
+		if (r->split && hot >= 0)
+			s = hot ? r->split_hot : r->split_cold;
+		replay_probe_cleared(&r->probes, page, r->unit_pages, s);
+		way = measured_way(r, s, trials, frame);
 		if (way >= 0) {
 			uint64_t n, t;
 
 			/* A reference clear (the kernel's own way) or a trial. */
-			t = clear_measured(r, strategy, way, page, &n, &first);
+			t = clear_measured(r, s, way, page, &n, &first);
 			m = n;
 			if (way == CLEARPAGE_STRATEGY_KERNEL) {
 				c->ref_ticks += t;
@@ -523,15 +533,15 @@ static double clear_interval(struct replay *r, int strategy,
 			 * 2^sample_shift pages). */
 			uint64_t c0 = bench_ticks();
 
-			clear_unit(r, strategy, page);
+			clear_unit(r, s, page);
 			c->main_ticks += bench_ticks() - c0;
 			c->main_n += r->unit_pages;
 		} else {
-			clear_unit(r, strategy, page);
+			clear_unit(r, s, page);
 		}
 		touch(r, page);
-		replay_touch_step(&r->probes, page, r->unit_pages, strategy,
-				  way, first, m, touch_bytes(r));
+		replay_touch_step(&r->probes, page, r->unit_pages, s, way, first,
+				  m, touch_bytes(r));
 		if (r->burst) {
 			_mm_sfence();
 			burst_ticks += bench_ticks() - b0;
@@ -561,6 +571,9 @@ static void count_interval(const struct replay *r, int strategy,
 		now->trial_pages[s] += c->trial_n[s];
 		now->trial_ns[s] += (uint64_t)(c->trial_ticks[s] * ns_per_tick);
 	}
+	now->split = r->split;
+	now->split_hot = r->split_hot;
+	now->split_cold = r->split_cold;
 	now->probe_hot = r->probes.probe_hot;
 	now->probe_cold = r->probes.probe_cold;
 	now->touch_probed = r->probes.touch_probed;
@@ -590,7 +603,7 @@ static void record_interval(struct replay *r, unsigned int at, int phase,
 		r->measured_pages[s] += c->trial_n[s];
 	}
 	r->timeline[at] = (struct timeline){
-		.phase = phase, .strategy = strategy,
+		.phase = phase, .strategy = strategy, .split = r->split,
 		.cold_fraction = d->cold_fraction,
 		.touch_share = d->touch_share,
 		.ns_per_page = policy_mean(sample->sample_ns, sample->samples),
@@ -620,6 +633,7 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 	const struct policy_extra extra = {
 		.trials = r->trial_every != 0,
 		.touch = r->probes.threshold && r->probes.touch_every,
+		.can_split = r->huge && r->probes.threshold,
 	};
 	double total = 0;
 	unsigned int interval = 0, trials = 0;
@@ -631,6 +645,7 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 	r->hot_cursor = 0;
 	r->cold_cursor = 0;
 	r->mix_seed = 1;
+	r->split = false;
 	replay_probes_reset(&r->probes);
 	bench_flush(r->hot_pool, r->hot_pages * BENCH_PAGE);
 	r->units = r->hot_units = 0;
@@ -667,6 +682,10 @@ static double run_arm(struct replay *r, int arm, double *phase_ns,
 			if (d.action != POLICY_HOLD) {
 				policy_applied(&r->config, &backend.node, &d);
 				strategy = backend.node.strategy;
+				/* The module's probe mode, as clearpaged sets it. */
+				r->split = backend.node.split;
+				r->split_hot = backend.node.split_hot;
+				r->split_cold = backend.node.split_cold;
 			}
 		}
 	}
@@ -690,8 +709,8 @@ static const char plot[] =
 	"set ylabel 'fraction'\nset yrange [-0.05:1.05]\n"
 	"plot timeline using 1:12 with steps lw 2 title 'cold share of the phase', "
 	"timeline using 1:($5 >= 0 ? $5 : 1/0) with points pt 7 ps 0.5 title 'estimated cold fraction'\n"
-	"set ylabel 'strategy'\nset yrange [-0.5:5.5]\n"
-	"set ytics ('kernel' 0, 'rep_stosb' 1, 'rep_stosq' 2, 'movq' 3, 'movnti' 4, 'clzero' 5)\n"
+	"set ylabel 'strategy'\nset yrange [-0.5:6.5]\n"
+	"set ytics ('kernel' 0, 'rep_stosb' 1, 'rep_stosq' 2, 'movq' 3, 'movnti' 4, 'clzero' 5, 'per folio' 6)\n"
 	"plot timeline using 1:4 with steps lw 2 title 'strategy chosen'\n"
 	"unset multiplot\n";
 
@@ -708,16 +727,23 @@ static int write_timeline(struct replay *r, struct bench_out *out)
 	for (unsigned int i = 0; i < r->nr_intervals; i++) {
 		struct timeline *t = &r->timeline[i];
 		const struct phase *ph = &r->phases[t->phase];
-		char trials[64] = "", phase[16];
+		char trials[64] = "", phase[16], strategy[48];
 
 		for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
 			if (t->trials & (1U << s))
 				snprintf(trials + strlen(trials),
 					 sizeof(trials) - strlen(trials), "%s%s",
 					 trials[0] ? " " : "", policy_strategy_name(s));
+		if (t->split)
+			snprintf(strategy, sizeof(strategy), "per-folio %s/%s",
+				 policy_strategy_name(r->split_hot),
+				 policy_strategy_name(r->split_cold));
+		else
+			snprintf(strategy, sizeof(strategy), "%s",
+				 policy_strategy_name(t->strategy));
 		fprintf(f, "%u,%s,%s,%d,%.3f,%.1f,%s,%.4f,%s,\"%s\",%.3f,%.2f\n", i,
-			phase_name(ph, phase, sizeof(phase)),
-			policy_strategy_name(t->strategy), t->strategy,
+			phase_name(ph, phase, sizeof(phase)), strategy,
+			t->split ? CLEARPAGE_STRATEGY_COUNT : t->strategy,
 			t->cold_fraction, t->ns_per_page,
 			trials[0] ? trials : "none", t->gain,
 			t->action == POLICY_SWITCH ? "switch" :
