@@ -291,6 +291,45 @@ fi
 kill -TERM $daemon
 wait $daemon
 info "daemon log: $(grep -i 'probe' $DLOG | tr '\n' '|')"
+
+# 8b. Per folio, as clearpaged's own (PerFolio=yes, the default): the
+# temperature sample counts half of node 1's hugetlb folios cold (the
+# verdict in turn), so clearing each with rep_stosb or the cheapest cold
+# strategy as the probe finds it is predicted cheaper than kernel for all:
+# clearpaged turns the probe mode on as the daemon (not pinned). The test
+# build reports a fixed cost per strategy (the pair cheaper than kernel),
+# so the confirmation keeps it. Stopping clearpaged ends it.
+for n in $(nodes); do
+	echo off > $CP/node$n/probe_huge
+	echo kernel > $CP/node$n/strategy_huge
+	echo 0 > $CP/node$n/pinned_huge
+done
+echo 3 > $P/test_probe_verdict
+echo 400,300,300,350,100,100 > $P/test_cost_ns
+printf '[Daemon]\nInterval=0.5\n[Policy]\nNonTemporal=yes\nTrialCandidates=0\n' > /etc/clearpaged.conf
+clearpaged > $DLOG 2>&1 &
+daemon=$!
+cptest fault --kind hugetlb --node 1 --mb 8 --seconds 20 --dirty --fault-at random >/tmp/probe-perfolio 2>&1 &
+faulter=$!
+check "clearpaged: node 1's huge backend per folio, rep_stosb for hot folios" \
+	wait_log "node 1 huge: switched kernel -> per folio (hot rep_stosb, cold "
+mode=$(probe_mode 1)
+check "clearpaged: node 1's probe_huge is the daemon's pair ($mode), not pinned" \
+	test "${mode%% *}" = rep_stosb -a "$(cat $CP/node1/pinned_huge)" = 0
+check "clearpagectl status: the last change is the daemon's" \
+	sh -c "clearpagectl status --json | grep -q '\"huge\":{\"strategy\":\"kernel\",\"pinned\":false,\"source\":\"daemon\"'"
+sleep 3
+check "clearpaged: per folio kept after its confirmation (the pair cheaper)" \
+	sh -c "! grep -q 'node 1 huge: reverted' $DLOG && test '$(probe_mode 1)' != off"
+kill -TERM $daemon
+wait $daemon
+check "clearpaged stopped: node 1's probe mode ended with its return to kernel" \
+	test "$(probe_mode 1)/$(backend_strategy 1 huge)" = off/kernel
+wait $faulter
+check "per folio under faults: every byte zero ($(tr '\n' ' ' < /tmp/probe-perfolio))" \
+	grep -q 'nonzero=0' /tmp/probe-perfolio
+echo 0,0,0,0,0,0 > $P/test_cost_ns
+echo 0 > $P/test_probe_verdict
 rm -f /etc/clearpaged.conf
 for n in $(nodes); do echo "rep_stosb movnti" > $CP/node$n/probe_huge; done
 
