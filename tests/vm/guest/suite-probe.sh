@@ -306,7 +306,7 @@ for n in $(nodes); do
 done
 echo 3 > $P/test_probe_verdict
 echo 400,300,300,350,100,100 > $P/test_cost_ns
-printf '[Daemon]\nInterval=0.5\n[Policy]\nNonTemporal=yes\nTrialCandidates=0\n' > /etc/clearpaged.conf
+printf '[Daemon]\nInterval=0.5\n[Policy]\nNonTemporal=yes\nTrialCandidates=0\n[CPU]\nAllowUnlistedCPU=yes\n' > /etc/clearpaged.conf
 clearpaged > $DLOG 2>&1 &
 daemon=$!
 cptest fault --kind hugetlb --node 1 --mb 8 --seconds 20 --dirty --fault-at random >/tmp/probe-perfolio 2>&1 &
@@ -323,6 +323,7 @@ check "clearpaged: per folio kept after its confirmation (the pair cheaper)" \
 	sh -c "! grep -q 'node 1 huge: reverted' $DLOG && test '$(probe_mode 1)' != off"
 kill -TERM $daemon
 wait $daemon
+[ $failed = 0 ] || info "daemon log: $(grep 'node 1 huge' $DLOG | tail -n 12 | tr '\n' '|')"
 check "clearpaged stopped: node 1's probe mode ended with its return to kernel" \
 	test "$(probe_mode 1)/$(backend_strategy 1 huge)" = off/kernel
 wait $faulter
