@@ -186,6 +186,7 @@ void policy_node_init(struct policy_node *node, int strategy)
 		.switched_from = -1,
 		/* A fresh node may switch as soon as the dwell time allows. */
 		.since_switch = ~0U >> 1,
+		.probed_fraction = -1,
 	};
 	baseline_window_init(&node->slower_window, strategy);
 }
@@ -428,6 +429,16 @@ static unsigned int window_size(const struct policy_config *config)
 				      POLICY_TRIAL_WINDOW_MAX : size;
 }
 
+/* What a page of @strategy costs: its calibrated clear at @fraction, plus
+ * what the application pays for a non-temporal one. */
+static double effective_cost(const struct policy_calibration *calibration,
+			     const struct policy_node *node, int strategy,
+			     double fraction)
+{
+	return policy_predict(calibration, strategy, fraction) +
+	       policy_touch_penalty(node, strategy);
+}
+
 /* The longest a revert refutes a strategy for, in intervals. */
 #define REFUTE_MAX 86400U
 
@@ -455,6 +466,8 @@ unsigned int policy_trials(const struct policy_config *config,
 	unsigned int size = window_size(config), want, trials = 0, n = 0;
 	int order[CLEARPAGE_STRATEGY_COUNT], s, i, j, closest = -1;
 	double best = -INFINITY, mean, error;
+	/* Where the probe counted, at its fraction; else on cold pages. */
+	double at = node->probed_fraction >= 0 ? node->probed_fraction : 1;
 
 	if (!config->trial_candidates || node->split)
 		return 0;
@@ -469,10 +482,8 @@ unsigned int policy_trials(const struct policy_config *config,
 		 */
 		for (i = n; i > 0; i--) {
 			int o = order[i - 1];
-			double cs = calibration->cold_ns[s] +
-				    policy_touch_penalty(node, s);
-			double co = calibration->cold_ns[o] +
-				    policy_touch_penalty(node, o);
+			double cs = effective_cost(calibration, node, s, at);
+			double co = effective_cost(calibration, node, o, at);
 			bool before = calibration->valid[s] &&
 				      (!calibration->valid[o] || cs < co ||
 				       (cs == co &&
@@ -568,16 +579,6 @@ enum policy_reason policy_compare(const struct policy_config *config,
 	if (*target != node->strategy)
 		return POLICY_R_MEASURED;
 	return full ? POLICY_R_NONE_CHEAPER : POLICY_R_TRIALS_FILLING;
-}
-
-/* What a page of @strategy costs: its calibrated clear at @fraction, plus
- * what the application pays for a non-temporal one. */
-static double effective_cost(const struct policy_calibration *calibration,
-			     const struct policy_node *node, int strategy,
-			     double fraction)
-{
-	return policy_predict(calibration, strategy, fraction) +
-	       policy_touch_penalty(node, strategy);
 }
 
 /*
@@ -934,6 +935,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	}
 	decision->cold_fraction = policy_estimate(config, calibration,
 						  node->strategy, &obs);
+	node->probed_fraction = obs.probed ? obs.probed_cold_fraction : -1;
 	if (node->split)
 		return split_step(config, allowed, calibration, node, &obs,
 				  decision);

@@ -319,6 +319,11 @@ struct policy_node {
 	int split_hot, split_cold;
 	double split_fraction;
 	unsigned int split_refuted_left, split_refute_next;
+	/*
+	 * The cold fraction the temperature probe counted last (-1: none):
+	 * policy_trials() orders the candidates at it.
+	 */
+	double probed_fraction;
 };
 
 void policy_node_init(struct policy_node *node, int strategy);
@@ -355,7 +360,9 @@ double policy_predict(const struct policy_calibration *calibration,
  * The candidates to time on the trial frames of a node running
  * node->strategy (a bit per strategy, kernel's never: its frames are the
  * reference frames): the allowed strategies ordered by the calibration
- * (cold cost, then hot), TrialCandidates of them while exploring; once the
+ * (cold cost, then hot; at the cold fraction the temperature probe last
+ * counted, where it did: a hot node does not time cold strategies on its
+ * pages), TrialCandidates of them while exploring; once the
  * node's own cost has held steady for TrialSettle intervals, only the one
  * measured closest to winning. A shift of the cost widens it again. 0 when
  * TrialCandidates is 0.

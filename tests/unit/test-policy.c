@@ -887,6 +887,11 @@ static void test_trials_pick(void)
 	CHECK(t == (1U << CLEARPAGE_STRATEGY_CLZERO | 1U << CLEARPAGE_STRATEGY_REP_STOSB),
 	      "trials: ... and takes them where the PMU counts (%#x)", t);
 	r.config.non_temporal = POLICY_NT_YES;
+	r.node.probed_fraction = 0;
+	t = policy_trials(&r.config, r.allowed, false, &r.calibration, &r.node);
+	CHECK(t == (1U << CLEARPAGE_STRATEGY_REP_STOSB | 1U << CLEARPAGE_STRATEGY_REP_STOSQ),
+	      "trials: the temperature sample counts every unit hot: the two cheapest on hot pages, no cold strategy timed on them (%#x)", t);
+	r.node.probed_fraction = -1;
 	r.node.strategy = CLEARPAGE_STRATEGY_CLZERO;
 	r.config.trial_candidates = 3;
 	t = policy_trials(&r.config, r.allowed, false, &r.calibration, &r.node);
