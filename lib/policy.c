@@ -367,6 +367,12 @@ enum policy_confirm policy_confirm(const struct policy_config *config,
 		return POLICY_CONFIRM_KEEP;
 	decision->action = POLICY_REVERT;
 	decision->to = node->switched_from;
+	/* A try out of per folio goes back per folio. */
+	if (node->from_split) {
+		decision->split = true;
+		decision->split_hot = node->from_split_hot;
+		decision->split_cold = node->from_split_cold;
+	}
 	set_reason(decision, mean <= limit ? POLICY_R_USER_MISSES :
 			     node->trying ? POLICY_R_NOT_CHEAPER :
 					    POLICY_R_WORSE);
@@ -702,6 +708,23 @@ static void split_step(const struct policy_config *config,
 		target = usable(allowed, calibration, hot) ? hot :
 			 CLEARPAGE_STRATEGY_KERNEL;
 		why = POLICY_R_PAIR_CHANGED;
+	} else if (node->since_switch >= (node->split_try_every ?
+					  node->split_try_every :
+					  config->probe_interval)) {
+		/*
+		 * Measured against one strategy for all: a try of the one of
+		 * the pair the calibration has cheaper for all at the count.
+		 */
+		bool cold_one = effective_cost(calibration, node,
+					       node->split_cold,
+					       node->split_fraction) <
+				effective_cost(calibration, node,
+					       node->split_hot,
+					       node->split_fraction);
+
+		target = cold_one ? node->split_cold : node->split_hot;
+		why = cold_one ? POLICY_R_TRY_COLD : POLICY_R_TRY_HOT;
+		decision->whole = true;
 	} else {
 		return hold(decision, POLICY_R_SPLIT);
 	}
@@ -928,6 +951,10 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 			node->split_refute_next = 0;
 		else
 			node->refute_next[node->strategy] = 0;
+		/* One strategy for all measured cheaper than per folio. */
+		if (node->from_split)
+			node->split_try_every = 0;
+		node->from_split = false;
 		node->trying = false;
 		break;
 	default:
@@ -1024,7 +1051,7 @@ void policy_applied(const struct policy_config *config,
 	if (decision->action == POLICY_HOLD)
 		return;
 	node->strategy = decision->to;
-	node->split = decision->action == POLICY_SWITCH && decision->split;
+	node->split = decision->split;
 	if (node->split) {
 		node->split_hot = decision->split_hot;
 		node->split_cold = decision->split_cold;
@@ -1047,8 +1074,14 @@ void policy_applied(const struct policy_config *config,
 		node->trying = decision->whole || decision->split ||
 			       decision->reason_id == POLICY_R_MEASURED;
 		node->confirm_left = config->confirm;
-		/* Leaving per folio: the probe's count decided, not a cost. */
-		if (was_split) {
+		/*
+		 * Leaving per folio: the probe's count decided, not a cost;
+		 * but a try out of it is confirmed, and a revert goes back.
+		 */
+		node->from_split = was_split && decision->whole;
+		node->from_split_hot = node->split_hot;
+		node->from_split_cold = node->split_cold;
+		if (was_split && !decision->whole) {
 			node->trying = false;
 			node->confirm_left = 0;
 		}
@@ -1067,7 +1100,15 @@ void policy_applied(const struct policy_config *config,
 		node->backoff_left = node->probing || node->trying ?
 					     0 : config->backoff;
 		/* What the confirmation (or guard) refuted, not the probe. */
-		if (was_split) {
+		if (node->from_split) {
+			/* A try out of per folio: per folio again, longer. */
+			unsigned int every = node->split_try_every ?
+					     node->split_try_every :
+					     config->probe_interval;
+
+			node->split_try_every = every > REFUTE_MAX / 2 ?
+						REFUTE_MAX : 2 * every;
+		} else if (was_split) {
 			unsigned int next = node->split_refute_next;
 
 			if (!next)
@@ -1087,6 +1128,7 @@ void policy_applied(const struct policy_config *config,
 		}
 		node->probing = false;
 		node->trying = false;
+		node->from_split = false;
 	}
 }
 

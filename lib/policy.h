@@ -59,7 +59,12 @@
  * doubling. Per folio, trials stop and the node holds, but for the guard,
  * until the folios are nearly all of one kind (the probe's count within
  * SPLIT_EDGE of 0 or 1: one strategy does as well without the probe's
- * loads) or the pair is no longer the policy's.
+ * loads) or the pair is no longer the policy's; and every ProbeIntervals
+ * (doubling after each revert) it tries on the whole node the one of the
+ * pair the calibration has cheaper for all folios at the count, a try
+ * confirmed as any other, whose revert goes back per folio: the
+ * calibration's prediction that put it there is checked against the costs
+ * it measures.
  *
  * A non-temporal cold strategy costs about the same on hot and cold pages,
  * so while it runs the zeroing cost cannot show the pages turning hot. The
@@ -319,6 +324,16 @@ struct policy_node {
 	int split_hot, split_cold;
 	double split_fraction;
 	unsigned int split_refuted_left, split_refute_next;
+	/*
+	 * Per folio, a static strategy is tried on the whole node (the
+	 * folios' majority kind's) every @split_try_every intervals, doubling
+	 * after each revert; @from_split: the switch being confirmed left per
+	 * folio (@from_split_hot, @from_split_cold), to which a revert goes
+	 * back.
+	 */
+	unsigned int split_try_every;
+	bool from_split;
+	int from_split_hot, from_split_cold;
 	/*
 	 * The cold fraction the temperature probe counted last (-1: none):
 	 * policy_trials() orders the candidates at it.

@@ -1399,6 +1399,11 @@ static void test_split(void)
 		split_interval(&r, 0.5, 1, true);
 	CHECK(r.node.split && r.reverts == 0 && r.last_reason == POLICY_R_SPLIT,
 	      "confirmed (the pair measured a quarter cheaper) and held");
+	for (i = 0; i < 25; i++)
+		split_interval(&r, 0.5, 1, true);
+	CHECK(r.node.split && r.switches == 2 && r.reverts == 1,
+	      "after ProbeIntervals rep_stosb is tried for all folios, dearer, and the revert goes back per folio (%d switches, %d reverts)",
+	      r.switches, r.reverts);
 	for (i = 0; i < 3; i++)
 		split_interval(&r, 0.02, 1, true);
 	CHECK(!r.node.split && r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB,
@@ -1424,6 +1429,20 @@ static void test_split(void)
 		split_intervals += r.node.split;
 	}
 	CHECK(split_intervals == 0, "PerFolio=no: never per folio");
+
+	printf("per folio cheaper than kernel, dearer than rep_stosb for all\n");
+	trial_run_init(&r);
+	r.config.trial_candidates = 0;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_KERNEL);
+	split_intervals = 0;
+	for (i = 0; i < 300; i++) {
+		split_interval(&r, 0.5, 1.5, true);
+		split_intervals += r.node.split;
+	}
+	CHECK(!r.node.split && r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB &&
+	      split_intervals < 100,
+	      "per folio kept against kernel, then rep_stosb tried on the whole node after ProbeIntervals, kept, and per folio refuted for ever longer: on %s, per folio in %d of 300 intervals",
+	      names[r.node.strategy], split_intervals);
 
 	printf("per folio that measures dearer than it predicts\n");
 	trial_run_init(&r);
