@@ -187,6 +187,7 @@ void policy_node_init(struct policy_node *node, int strategy)
 		/* A fresh node may switch as soon as the dwell time allows. */
 		.since_switch = ~0U >> 1,
 		.probed_fraction = -1,
+		.try_kind = -1,
 	};
 	baseline_window_init(&node->slower_window, strategy);
 }
@@ -622,7 +623,8 @@ enum policy_reason policy_try(const struct policy_config *config,
 	int s = node->strategy, hot, unused;
 
 	*target = s;
-	if (!cold && fraction > config->down_threshold)
+	if ((!cold && fraction > config->down_threshold) ||
+	    node->try_left[cold])
 		return POLICY_R_FITS;
 	if (cold) {
 		*target = cheapest_cold(config, allowed, calibration, node);
@@ -913,6 +915,9 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 			node->refuted_left[s]--;
 	if (node->split_refuted_left)
 		node->split_refuted_left--;
+	for (int k = 0; k < 2; k++)
+		if (node->try_left[k])
+			node->try_left[k]--;
 
 	if (policy_guard(config, node, sample, pinned, decision)) {
 		forget_proposal(node);
@@ -955,6 +960,9 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		if (node->from_split)
 			node->split_try_every = 0;
 		node->from_split = false;
+		if (node->try_kind >= 0)
+			node->try_next[node->try_kind] = 0;
+		node->try_kind = -1;
 		node->trying = false;
 		break;
 	default:
@@ -1079,6 +1087,8 @@ void policy_applied(const struct policy_config *config,
 		 * but a try out of it is confirmed, and a revert goes back.
 		 */
 		node->from_split = was_split && decision->whole;
+		node->try_kind = decision->reason_id == POLICY_R_TRY_COLD ? 1 :
+				 decision->reason_id == POLICY_R_TRY_HOT ? 0 : -1;
 		node->from_split_hot = node->split_hot;
 		node->from_split_cold = node->split_cold;
 		if (was_split && !decision->whole) {
@@ -1126,9 +1136,18 @@ void policy_applied(const struct policy_config *config,
 			node->refute_next[from] =
 				next > REFUTE_MAX / 2 ? REFUTE_MAX : 2 * next;
 		}
+		if (node->trying && node->try_kind >= 0) {
+			unsigned int *next = &node->try_next[node->try_kind];
+
+			if (!*next)
+				*next = config->probe_interval;
+			node->try_left[node->try_kind] = *next;
+			*next = *next > REFUTE_MAX / 2 ? REFUTE_MAX : 2 * *next;
+		}
 		node->probing = false;
 		node->trying = false;
 		node->from_split = false;
+		node->try_kind = -1;
 	}
 }
 

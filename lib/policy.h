@@ -306,6 +306,13 @@ struct policy_node {
 	unsigned int refuted_left[CLEARPAGE_STRATEGY_COUNT];
 	unsigned int refute_next[CLEARPAGE_STRATEGY_COUNT];
 	/*
+	 * A reverted try refutes its kind too (0: hot, 1: cold) for as long,
+	 * whatever its target: a calibration that ranks several strategies
+	 * wrong for the regime must not have each tried in turn.
+	 */
+	int try_kind;			/* of the switch confirmed now; -1 */
+	unsigned int try_left[2], try_next[2];
+	/*
 	 * The touch probe's lines loaded and found cached, decayed by
 	 * TOUCH_DECAY each interval; what a page of a non-temporal strategy
 	 * costs the application at their share (0: nothing known, or the

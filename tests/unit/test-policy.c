@@ -1122,6 +1122,28 @@ static void test_trials_noise(void)
 	      r.tries, r.reverts);
 }
 
+/*
+ * A calibration that ranks every other strategy cheaper on cold pages than
+ * the live costs say (the burst calibration in a loaded regime): each try
+ * is reverted, and a reverted try holds back every cold try, not only its
+ * target's, so the node does not try them in turn.
+ */
+static void test_trials_try_kinds(void)
+{
+	static const double live[] = { 400, 400, 410, 600, 450, 500 };
+	struct trial_run r;
+	int i;
+
+	printf("trials: a calibration that ranks four strategies wrong\n");
+	trial_run_init(&r);
+	for (i = 0; i < 120; i++)
+		trial_interval(&r, i, live, 0.05, 0);
+	CHECK(r.tries >= 2 && r.tries <= 3 && r.reverts == r.tries &&
+	      r.node.strategy == CLEARPAGE_STRATEGY_KERNEL,
+	      "tries 30, then 60 intervals apart whatever their target: %d tries in 120 intervals, each reverted, back on kernel",
+	      r.tries);
+}
+
 static void test_trials_stages(void)
 {
 	struct policy_config config;
@@ -1484,6 +1506,7 @@ int main(int argc, char **argv)
 	test_trials_try();
 	test_trials_biased();
 	test_trials_noise();
+	test_trials_try_kinds();
 	test_trials_close();
 	test_probe_temperature();
 	test_touch();
