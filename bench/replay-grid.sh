@@ -40,7 +40,7 @@ config_args=()
 for backend in $backends; do
 	for workload in $workloads; do
 		case $workload in
-		mix*) load_args=(--phases "$workload") ;;
+		mix[0-9]*) load_args=(--phases "$workload") ;;
 		*) load_args=(--workload "$workload") ;;
 		esac
 		for regime in burst sustained loaded; do
