@@ -79,17 +79,20 @@ static bool clearpage_probe_due(unsigned int nr_pages)
 /*
  * The temperature probe (clearpage_probe() in strategies.h): a few timed
  * loads of the unit's lines against the node's threshold say whether it
- * is hot or cold; a unit this CPU last cleared non-temporally within the
- * last-level cache's reach (clearpage_recent_seen()) is hot without them,
- * as a temporal clear would have left it. In the huge backend's probe mode
- * every folio is probed and cleared with the mode's strategy for what it
- * found; otherwise the temperature sample probes one unit per
- * 2^probe_shift pages, whatever strategy runs, only to count it, so that
- * the node's hot share is known in every phase (a non-temporal strategy
- * costs the same hot or cold, and its cost cannot tell). The probe runs
- * with preemption off, so that its ticks and the table are one CPU's; a
- * threshold of 0 (a CPU that cannot tell, or a recalibration that could
- * no longer) probes nothing.
+ * is cached. It is counted hot if so, or if this CPU last cleared it
+ * non-temporally within the last-level cache's reach
+ * (clearpage_recent_seen()): a temporal strategy would have found it
+ * cached, which is what the node's hot share is for. In the huge
+ * backend's probe mode every folio is probed and cleared with the mode's
+ * hot strategy if it is cached, else its cold one (a recycled folio's
+ * lines are not cached, whatever a temporal clear would have left:
+ * clearing it with the hot strategy would pay a cold clear); otherwise the
+ * temperature sample probes one unit per 2^probe_shift pages, whatever
+ * strategy runs, only to count it, so that the node's hot share is known
+ * in every phase (a non-temporal strategy costs the same hot or cold, and
+ * its cost cannot tell). The probe runs with preemption off, so that its
+ * ticks and the table are one CPU's; a threshold of 0 (a CPU that cannot
+ * tell, or a recalibration that could no longer) probes nothing.
  */
 int clearpage_probe_pick(struct clearpage_node *node, int backend,
 			 int strategy, void *kaddr, unsigned long frame,
@@ -100,7 +103,7 @@ int clearpage_probe_pick(struct clearpage_node *node, int backend,
 		READ_ONCE(node->probe_calibration.threshold_ticks);
 	struct clearpage_recent *recent;
 	u64 start, ns = 0;
-	int hot, recycled;
+	int cached, recycled;
 
 	if (!threshold)
 		return strategy;
@@ -110,21 +113,20 @@ int clearpage_probe_pick(struct clearpage_node *node, int backend,
 					 clearpage_cpu.llc_bytes >> PAGE_SHIFT);
 	if (mode || clearpage_probe_due(nr_pages)) {
 		start = local_clock();
-		hot = recycled ||
-		      clearpage_probe_hot(clearpage_probe(kaddr, nr_pages,
-							  fault_offset,
-							  threshold, NULL),
-					  nr_pages);
+		cached = clearpage_probe_hot(clearpage_probe(kaddr, nr_pages,
+							     fault_offset,
+							     threshold, NULL),
+					     nr_pages);
 		clearpage_elapsed(start, &ns);
-		hot = clearpage_test_probe_verdict(hot);
-		if (hot)
+		cached = clearpage_test_probe_verdict(cached);
+		if (cached || recycled)
 			this_cpu_inc(node->stats->probe_hot[backend]);
 		else
 			this_cpu_inc(node->stats->probe_cold[backend]);
 		this_cpu_add(node->stats->probe_ns[backend], ns);
 		if (mode)
-			strategy = hot ? clearpage_probe_hot_strategy(mode) :
-					 clearpage_probe_cold_strategy(mode);
+			strategy = cached ? clearpage_probe_hot_strategy(mode) :
+					    clearpage_probe_cold_strategy(mode);
 	}
 	clearpage_recent_store(recent, frame, nr_pages,
 			       clearpage_strategy_non_temporal(strategy));
