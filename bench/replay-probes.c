@@ -35,25 +35,25 @@ int replay_probe_sample(struct replay_probes *p, const char *unit,
 			unsigned long nr_pages, bool cold, bool every)
 {
 	uint64_t t0;
-	int hot;
+	int cached, hot;
 
 	if (!p->threshold)
 		return -1;
 	if (!every && (!p->probe_every || !probe_due(p, nr_pages)))
 		return -1;
 	t0 = bench_ticks();
-	hot = clearpage_recent_seen(&p->recent, frame_of(unit),
-				    p->reach_pages) ||
-	      clearpage_probe_hot(clearpage_probe(unit, nr_pages, 0,
-						  p->threshold, NULL),
-				  nr_pages);
+	cached = clearpage_probe_hot(clearpage_probe(unit, nr_pages, 0,
+						     p->threshold, NULL),
+				     nr_pages);
 	p->probe_ticks += bench_ticks() - t0;
+	hot = cached || clearpage_recent_seen(&p->recent, frame_of(unit),
+					      p->reach_pages);
 	if (hot)
 		p->probe_hot++;
 	else
 		p->probe_cold++;
 	p->probe_right += hot == !cold;
-	return hot;
+	return cached;
 }
 
 void replay_probe_cleared(struct replay_probes *p, const char *unit,

@@ -52,8 +52,10 @@ void replay_probes_reset(struct replay_probes *p);
 
 /*
  * The temperature sample before the clear of @unit (@nr_pages, faulted at
- * its first byte), which came from the cold pool when @cold: 1 hot, 0
- * cold, -1 not probed. @every: the probe mode (every unit probed).
+ * its first byte), which came from the cold pool when @cold: counted hot
+ * if cached or recycled, as the module counts it; returns whether it was
+ * cached (the probe mode's choice), -1 when not probed. @every: the probe
+ * mode (every unit probed).
  */
 int replay_probe_sample(struct replay_probes *p, const char *unit,
 			unsigned long nr_pages, bool cold, bool every);
