@@ -556,12 +556,29 @@ void bench_unmap(void *p, size_t bytes)
 		munmap(p, bytes);
 }
 
+/* clflushopt: the same flush, not ordered line by line (far faster). */
+__attribute__((target("clflushopt")))
+static void flush_opt(char *c, size_t bytes)
+{
+	for (size_t off = 0; off < bytes; off += CLEARPAGE_LINE_SIZE)
+		_mm_clflushopt(c + off);
+}
+
 void bench_flush(void *p, size_t bytes)
 {
-	char *c = p;
+	static int has_clflushopt = -1;
+	unsigned int a, b, c, d;
+	char *line = p;
 
-	for (size_t off = 0; off < bytes; off += CLEARPAGE_LINE_SIZE)
-		_mm_clflush(c + off);
+	if (has_clflushopt < 0) {
+		clearpage_cpuid(7, 0, &a, &b, &c, &d);
+		has_clflushopt = (b >> 23) & 1;
+	}
+	if (has_clflushopt)
+		flush_opt(line, bytes);
+	else
+		for (size_t off = 0; off < bytes; off += CLEARPAGE_LINE_SIZE)
+			_mm_clflush(line + off);
 	_mm_mfence();
 }
 
