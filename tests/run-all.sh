@@ -38,6 +38,8 @@ rm -rf "$logs"
 mkdir -p "$logs"
 passed=0
 failed=0
+# What failed, repeated at the end: CI shows only the tail of the output.
+failures=()
 
 # vm KERNEL SUITE MODULE CMDLINE [EXTRA run-vm.sh ARGS...]
 vm() {
@@ -48,6 +50,7 @@ vm() {
 	initonalloc:* | *init_on_alloc=0*) ;;
 	*) name=$suite-initonalloc ;;
 	esac
+	local start=$SECONDS
 	echo "=== $kernel: $suite ($cmdline)"
 	if "$top/tests/vm/run-vm.sh" --kernel "$kernel" --suite "$suite" \
 		--module "$module" --cptest "$build/tests/cptest" \
@@ -55,9 +58,14 @@ vm() {
 		--bin "$build/daemon/clearpaged" --bin "$build/bench/clearpage-bench" \
 		--append "$cmdline" --log "$logs/$kernel-$name.log" "$@"; then
 		passed=$((passed + 1))
+		echo "--- $kernel/$name: passed in $((SECONDS - start)) s"
 	else
 		failed=$((failed + 1))
-		echo "FAILED: $kernel/$name, log: $logs/$kernel-$name.log"
+		echo "FAILED: $kernel/$name after $((SECONDS - start)) s, log: $logs/$kernel-$name.log"
+		local why
+		why=$(grep -m 3 '^FAIL' "$logs/$kernel-$name.log" | tr '\n' '|')
+		[ -n "$why" ] || why="no failed check; the guest did not finish or its kernel warned: $(grep -m 1 -E 'WARNING:|BUG:|Oops|Kernel panic' "$logs/$kernel-$name.log" || tail -n 1 "$logs/$kernel-$name.log")"
+		failures+=("$kernel/$name after $((SECONDS - start)) s: $why")
 	fi
 }
 
@@ -258,6 +266,7 @@ e2e() {
 	else
 		failed=$((failed + 1))
 		echo "FAILED: e2e, log: $logs/e2e-$suite-$kernel.log"
+		failures+=("e2e $suite on $kernel: $(grep -m 3 '^FAIL' "$logs/e2e-$suite-$kernel.log" | tr '\n' '|')")
 	fi
 }
 if [ $pkg_failed = 0 ]; then
@@ -316,6 +325,9 @@ for log in "$logs"/*.log; do
 	count "$log" || total_failed=$((total_failed + 1))
 done
 echo "vm suites: $passed passed, $failed failed"
+for f in "${failures[@]}"; do
+	echo "FAILED: $f"
+done
 total_failed=$((total_failed + failed))
 echo "total: $total_passed passed, $total_failed failed, $total_skipped skipped"
 [ $failed = 0 ] && [ $total_failed = 0 ]
