@@ -45,6 +45,11 @@ failures=()
 vm() {
 	local kernel=$1 suite=$2 module=$3 cmdline=$4 name=$2
 	shift 4
+	# CLEARPAGE_TEST_SUITES="abi stress ...": only those suites.
+	case " ${CLEARPAGE_TEST_SUITES:-$suite} " in
+	*" $suite "*) ;;
+	*) return 0 ;;
+	esac
 	# A suite also booted with init_on_alloc=1 gets a log of its own.
 	case "$suite:$cmdline" in
 	initonalloc:* | *init_on_alloc=0*) ;;
