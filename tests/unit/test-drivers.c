@@ -11,7 +11,7 @@
  * gets the module's counters as netlink reports them (struct cp_node_info:
  * per strategy, reference and trial frames apart) and reads them with
  * cp_backend_counters(), as clearpaged does; the replay's keeps its own
- * running sums, as bench/replay.c does. Both step the policy with
+ * running sums, as bench/replay-model.c does. Both step the policy with
  * policy_backend_step() and name trial candidates with policy_trials().
  * Every interval's action, target, reason and candidates must agree, and
  * the trace must make the policy act (switch to a cold strategy in the
@@ -94,7 +94,7 @@ static void module_count(struct cp_node_info *info, int strategy,
 	}
 }
 
-/* The replay's running sums (bench/replay.c, run_arm()). */
+/* The replay's running sums (bench/replay-model.c, replay_run_arm()). */
 static void replay_count(struct policy_counters *now, int strategy,
 			 const struct interval *in)
 {
