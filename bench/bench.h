@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * clearpage-bench: the evidence. Shared helpers of the subcommands: options,
- * timing, the strategy routines in user space, NUMA binding, and output as
- * JSON, CSV and SVG (through gnuplot).
+ * clearpage-bench: the evidence. Shared helpers of the subcommands:
+ * messages, timing and the strategy routines in user space (common.c), the
+ * options (options.c), CPUs, memory and caches (memory.c), statistics and
+ * output as JSON, CSV and SVG through gnuplot (output.c).
  */
 #ifndef CLEARPAGE_BENCH_H
 #define CLEARPAGE_BENCH_H
