@@ -453,7 +453,8 @@ double replay_run_arm(struct replay *r, int arm, double *phase_ns,
 				continue;
 			count_interval(r, strategy, &c, &now);
 			policy_backend_step(&r->config, r->allowed, &r->calibration,
-					    &backend, &now, &extra, false, &sample, &d);
+					    &backend, &now, &extra, POLICY_R_NONE,
+					    &sample, &d);
 			if (record)
 				record_interval(r, interval, ph, strategy, trials,
 						&c, ns, &sample, &d);

@@ -166,11 +166,16 @@ static void count_misses(struct manager *m, unsigned int node,
 	pmu->user_misses = (double)c.value[PMU_USER_MISSES];
 }
 
-/* Pinned by an administrator, or reset by clearpagectl: not ours. */
-static bool hands_off(const struct cp_backend_info *be,
-		      const struct backend_state *u)
+/*
+ * Why the backend is not the policy's to change: pinned by an
+ * administrator, or held on kernel by clearpagectl reset; POLICY_R_NONE
+ * when it is.
+ */
+static enum policy_reason hands_off(const struct cp_backend_info *be,
+				    const struct backend_state *u)
 {
-	return be->pinned || u->held;
+	return be->pinned ? POLICY_R_PINNED :
+	       u->held ? POLICY_R_HELD : POLICY_R_NONE;
 }
 
 /*
@@ -183,7 +188,8 @@ static bool trials_wanted(const struct manager *m,
 			  const struct backend_state *u)
 {
 	return be->has_trials && m->config.policy.trial_candidates &&
-	       !hands_off(be, u) && !m->monitor_only && !m->config.dry_run;
+	       hands_off(be, u) == POLICY_R_NONE && !m->monitor_only &&
+	       !m->config.dry_run;
 }
 
 /*
@@ -236,12 +242,16 @@ static void guard_act(struct manager *m, const struct cp_node_info *info,
 	int err;
 
 	if (d->action == POLICY_HOLD || m->monitor_only || m->config.dry_run) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "%s: leaving it", d->reason);
 		if (!u->slower_warned)
-			log_slower(LOG_WARNING, be->pinned ? MESSAGE_ID_SLOWER_PINNED :
-				   MESSAGE_ID_DRY_RUN, info->node, backend,
-				   be->strategy, d->ns_per_page,
-				   d->kernel_ns_per_page, d->window_seconds,
-				   be->pinned ? "pinned by an administrator: leaving it" :
+			log_slower(LOG_WARNING, d->action == POLICY_HOLD ?
+				   MESSAGE_ID_SLOWER_PINNED : MESSAGE_ID_DRY_RUN,
+				   info->node, backend, be->strategy,
+				   d->ns_per_page, d->kernel_ns_per_page,
+				   d->window_seconds,
+				   d->action == POLICY_HOLD ? why :
 				   m->monitor_only ? "monitoring only: would return it to kernel" :
 				   "dry run: would return it to kernel");
 		u->slower_warned = true;

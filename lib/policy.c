@@ -33,6 +33,7 @@ const char *policy_reason_text(enum policy_reason reason)
 	static const char *const texts[POLICY_R_COUNT] = {
 		[POLICY_R_NONE] = "",
 		[POLICY_R_PINNED] = "pinned by an administrator",
+		[POLICY_R_HELD] = "held on kernel by clearpagectl reset",
 		[POLICY_R_FEW_SAMPLES] = "too few pages cleared to measure",
 		[POLICY_R_NO_PAIR] = "calibration shows no usable hot/cold difference",
 		[POLICY_R_CONFIRMING] = "confirming the last switch",
@@ -818,7 +819,8 @@ enum policy_reason policy_gate(const struct policy_config *config,
 }
 
 bool policy_guard(const struct policy_config *config, struct policy_node *node,
-		  const struct policy_sample *sample, bool pinned,
+		  const struct policy_sample *sample,
+		  enum policy_reason hands_off,
 		  struct policy_decision *decision)
 {
 	struct baseline_verdict v;
@@ -836,8 +838,8 @@ bool policy_guard(const struct policy_config *config, struct policy_node *node,
 	decision->window_seconds = v.seconds;
 	decision->predicted_gain = (v.ns_per_page - v.kernel_ns_per_page) /
 				   v.ns_per_page;
-	if (pinned) {
-		hold(decision, POLICY_R_PINNED);
+	if (hands_off) {
+		hold(decision, hands_off);
 		return true;
 	}
 	decision->action = POLICY_REVERT;
@@ -878,7 +880,8 @@ static void gated_switch(const struct policy_config *config,
 void policy_step(const struct policy_config *config, unsigned int allowed,
 		 const struct policy_calibration *calibration,
 		 struct policy_node *node, const struct policy_sample *sample,
-		 bool pinned, struct policy_decision *decision)
+		 enum policy_reason hands_off,
+		 struct policy_decision *decision)
 {
 	struct policy_observation obs;
 	enum policy_reason why;
@@ -919,15 +922,15 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		if (node->try_left[k])
 			node->try_left[k]--;
 
-	if (policy_guard(config, node, sample, pinned, decision)) {
+	if (policy_guard(config, node, sample, hands_off, decision)) {
 		forget_proposal(node);
 		node->confirm_left = 0;
 		return;
 	}
-	if (pinned) {
+	if (hands_off) {
 		forget_proposal(node);
 		node->confirm_left = 0;
-		return hold(decision, POLICY_R_PINNED);
+		return hold(decision, hands_off);
 	}
 	policy_observe(config, sample, &obs);
 	if (!obs.measured) {
@@ -1156,7 +1159,8 @@ void policy_backend_step(const struct policy_config *config,
 			 const struct policy_calibration *calibration,
 			 struct policy_backend *b,
 			 const struct policy_counters *now,
-			 const struct policy_extra *extra, bool hands_off,
+			 const struct policy_extra *extra,
+			 enum policy_reason hands_off,
 			 struct policy_sample *sample,
 			 struct policy_decision *decision)
 {

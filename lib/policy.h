@@ -184,7 +184,8 @@ struct policy_calibration {
 /* Why the policy decided what it did; policy_reason_text() words it. */
 enum policy_reason {
 	POLICY_R_NONE,
-	POLICY_R_PINNED,		/* hold */
+	POLICY_R_PINNED,		/* hold: hands off, an administrator's pin */
+	POLICY_R_HELD,			/* hold: hands off, clearpagectl reset */
 	POLICY_R_FEW_SAMPLES,		/* hold */
 	POLICY_R_NO_PAIR,		/* hold: no usable hot/cold pair */
 	POLICY_R_CONFIRMING,		/* hold */
@@ -529,22 +530,27 @@ enum policy_reason policy_gate(const struct policy_config *config,
  * guard: add the interval to the node's slower-than-kernel window
  * (restarted when the strategy changed) and judge it; true when the
  * strategy was slower than the kernel over the whole window, with
- * @decision a REVERT to kernel (a HOLD, pinned) and its figures.
+ * @decision a REVERT to kernel (a HOLD for @hands_off's reason when the
+ * backend is not the policy's to change) and its figures.
  */
 bool policy_guard(const struct policy_config *config, struct policy_node *node,
-		  const struct policy_sample *sample, bool pinned,
+		  const struct policy_sample *sample,
+		  enum policy_reason hands_off,
 		  struct policy_decision *decision);
 
 /*
- * One interval for one node: guard -> observe -> confirm -> compare (with
- * trials) or estimate -> propose -> gate (without). @pinned nodes are never changed. The caller
- * applies a SWITCH or REVERT and then calls policy_applied(); in dry-run it
- * logs the decision and does not.
+ * One interval for one node: guard -> pinned or held (@hands_off, a hold
+ * reason: POLICY_R_PINNED or POLICY_R_HELD; POLICY_R_NONE when the backend
+ * is the policy's) -> observe -> per folio or the pair -> confirm ->
+ * compare (with trials) or estimate -> propose -> gate (without). The
+ * caller applies a SWITCH or REVERT and then calls policy_applied(); in
+ * dry-run it logs the decision and does not.
  */
 void policy_step(const struct policy_config *config, unsigned int allowed,
 		 const struct policy_calibration *calibration,
 		 struct policy_node *node, const struct policy_sample *sample,
-		 bool pinned, struct policy_decision *decision);
+		 enum policy_reason hands_off,
+		 struct policy_decision *decision);
 
 void policy_applied(const struct policy_config *config,
 		    struct policy_node *node,
@@ -595,7 +601,7 @@ struct policy_extra {
  * backend seen for the first time, or whose strategy someone else changed
  * (@now->strategy is not the policy's), starts afresh; the counters at the
  * interval's end (@now) and @extra become @sample; policy_step() decides
- * (@hands_off: pinned, or reset by an administrator). The driver applies a
+ * (@hands_off: POLICY_R_PINNED, POLICY_R_HELD or POLICY_R_NONE). The driver applies a
  * SWITCH or REVERT (the module may refuse it) and then calls
  * policy_applied() on @b->node.
  */
@@ -604,7 +610,8 @@ void policy_backend_step(const struct policy_config *config,
 			 const struct policy_calibration *calibration,
 			 struct policy_backend *b,
 			 const struct policy_counters *now,
-			 const struct policy_extra *extra, bool hands_off,
+			 const struct policy_extra *extra,
+			 enum policy_reason hands_off,
 			 struct policy_sample *sample,
 			 struct policy_decision *decision);
 

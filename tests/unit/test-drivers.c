@@ -158,12 +158,13 @@ int main(void)
 		module_count(&daemon.info, daemon.strategy, &in);
 		cp_backend_counters(&daemon.info, BACKEND, &now);
 		policy_backend_step(&config, allowed, &calibration,
-				    &daemon.backend, &now, &extra, false, &ds, &dd);
+				    &daemon.backend, &now, &extra, POLICY_R_NONE,
+				    &ds, &dd);
 
 		clear_interval(replay.strategy, replay.trials, cold, &in);
 		replay_count(&replay.sums, replay.strategy, &in);
 		policy_backend_step(&config, allowed, &calibration,
-				    &replay.backend, &replay.sums, &extra, false,
+				    &replay.backend, &replay.sums, &extra, POLICY_R_NONE,
 				    &rs, &rd);
 
 		if (dd.action == rd.action && dd.to == rd.to &&

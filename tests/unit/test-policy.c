@@ -112,7 +112,8 @@ static enum policy_action interval(struct run *r, int i, double cold_fraction,
 	sample.user_misses = non_temporal ? r->touch_misses * sample.pages : 0;
 	r->total_ns += ns;
 	r->intervals_on[s]++;
-	policy_step(&r->config, r->allowed, c, &r->node, &sample, pinned, &d);
+	policy_step(&r->config, r->allowed, c, &r->node, &sample,
+		    pinned ? POLICY_R_PINNED : POLICY_R_NONE, &d);
 	if (verbose || (d.action != POLICY_HOLD && !(dry_run && i > 2)))
 		printf("  interval %3d  cold %.2f  %-9s %6.0f ns  %s%s%s%s  (%s)\n",
 		       i, d.cold_fraction, names[s], ns,
@@ -397,7 +398,7 @@ static void test_degenerate(void)
 	run_init(&r);
 	sample.samples = 0;
 	policy_step(&r.config, r.allowed, &r.calibration, &r.node, &sample,
-		    false, &d);
+		    POLICY_R_NONE, &d);
 	CHECK(d.action == POLICY_HOLD, "no pages cleared: no decision (%s)",
 	      d.reason);
 
@@ -406,7 +407,7 @@ static void test_degenerate(void)
 	sample.samples = 64;
 	for (i = 0; i < 20; i++)
 		policy_step(&r.config, r.allowed, &r.calibration, &r.node,
-			    &sample, false, &d);
+			    &sample, POLICY_R_NONE, &d);
 	CHECK(d.action == POLICY_HOLD,
 	      "an uncalibrated current strategy: no guess (%s)", d.reason);
 
@@ -667,7 +668,7 @@ static void test_guard(void)
 	epyc_calibration(&c);
 	policy_node_init(&node, CLEARPAGE_STRATEGY_REP_STOSB);
 	for (i = 0; i < 20 && at < 0; i++) {
-		policy_step(&config, 0x1f, &c, &node, &sample, false, &d);
+		policy_step(&config, 0x1f, &c, &node, &sample, POLICY_R_NONE, &d);
 		if (d.action != POLICY_HOLD)
 			at = i;
 	}
@@ -683,13 +684,22 @@ static void test_guard(void)
 	      "guard: the node then backs off (%u intervals)", node.backoff_left);
 	policy_node_init(&node, CLEARPAGE_STRATEGY_REP_STOSB);
 	for (i = 0; i < 10; i++)
-		policy_step(&config, 0x1f, &c, &node, &sample, true, &d);
+		policy_step(&config, 0x1f, &c, &node, &sample, POLICY_R_PINNED,
+			    &d);
 	CHECK(d.action == POLICY_HOLD && d.slower && d.reason_id == POLICY_R_PINNED,
 	      "guard: a pinned node is only flagged, never changed");
+	policy_node_init(&node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 10; i++)
+		policy_step(&config, 0x1f, &c, &node, &sample, POLICY_R_HELD,
+			    &d);
+	CHECK(d.action == POLICY_HOLD && d.slower && d.reason_id == POLICY_R_HELD &&
+	      !strcmp(d.reason, "held on kernel by clearpagectl reset"),
+	      "guard: a held backend is flagged with its own reason (%s), never changed",
+	      d.reason);
 	sample.sample_ns = 64 * 205;
 	policy_node_init(&node, CLEARPAGE_STRATEGY_REP_STOSB);
 	for (i = 0, at = 0; i < 20; i++) {
-		policy_step(&config, 0x1f, &c, &node, &sample, false, &d);
+		policy_step(&config, 0x1f, &c, &node, &sample, POLICY_R_NONE, &d);
 		at += d.slower;
 	}
 	CHECK(at == 0, "guard: 205 against 200 is within SlowerMargin 5%% (%d intervals flagged of 20)", at);
