@@ -146,14 +146,7 @@ void clearpage_sysfs_remove(void);
 int clearpage_nl_register(void);
 void clearpage_nl_unregister(void);
 
-/* node.c: the table of managed nodes, strategy and pin per node and backend */
-void clearpage_node_publish(int nid, struct clearpage_node *node);
-struct clearpage_node *clearpage_node_get(int nid);
-int clearpage_next_node(int nid, struct clearpage_node **node);
-/* Every node clearpage manages, in node id order. */
-#define for_each_clearpage_node(node, nid)                                 \
-	for ((nid) = clearpage_next_node(-1, &(node)); (nid) < MAX_NUMNODES; \
-	     (nid) = clearpage_next_node((nid), &(node)))
+/* node.c: the managed nodes' changes, strategy and pin per node and backend */
 int clearpage_nodes_create(int default_strategy);
 void clearpage_nodes_destroy(void);
 /* @backend: one, or CLEARPAGE_BACKEND_ALL. */
@@ -326,6 +319,16 @@ void clearpage_count_huge_sample(struct clearpage_node *node, int strategy,
 void clearpage_folio_clear_unaccounted(int strategy, void *kaddr,
 				       unsigned int nr_pages,
 				       unsigned int fault);
+
+/* table.c: the table of managed nodes, read locklessly */
+/* Under clearpage_lock (node.c): @node complete, or NULL. */
+void clearpage_node_publish(int nid, struct clearpage_node *node);
+struct clearpage_node *clearpage_node_get(int nid);
+int clearpage_next_node(int nid, struct clearpage_node **node);
+/* Every node clearpage manages, in node id order. */
+#define for_each_clearpage_node(node, nid)                                 \
+	for ((nid) = clearpage_next_node(-1, &(node)); (nid) < MAX_NUMNODES; \
+	     (nid) = clearpage_next_node((nid), &(node)))
 
 /* strategy.c: strategies, the CPU, parameters, the lock */
 extern struct mutex clearpage_lock;

@@ -7,14 +7,16 @@
  *
  *   main.c
  *   sysfs.c, netlink.c        the ABI
- *   node.c                    the node table; strategy and pin per node
- *                             and backend
+ *   node.c                    the nodes' changes: strategy, pin, trials,
+ *                             probe mode and helpers per node and backend
  *   arming.c, calibration.c   arming the backends (beside other
  *                             livepatches); measuring a node
  *   backend_4k.c, backend_huge.c
  *   helpers.c                 gigantic folios cleared by the node's CPUs
  *   touch.c                   the touch probe of non-temporal clears
  *   clear.c                   clearing and accounting
+ *   table.c                   the node table, read locklessly
+ *   testing.c                 the test build's hooks (never shipped)
  *   strategy.c                strategies, CPU, parameters, clearpage_lock
  *
  * sysfs.c owns its kobjects (a directory per node pointing at it); node.c

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The managed nodes: their table, and per node a strategy and a pin per
- * backend, and the counters. The clearing paths read a node's strategy
- * locklessly once per clear; every change happens under clearpage_lock, is
- * announced here (a uevent and a netlink event per backend changed, through
+ * The managed nodes' changes: created and destroyed, per node a strategy,
+ * a pin, trials, a probe mode and helpers per backend, and the counters
+ * summed. The table itself, which the clearing paths read locklessly once
+ * per clear, is table.c's; every change happens here under clearpage_lock,
+ * is announced (a uevent and a netlink event per backend changed, through
  * the layers' hooks) and re-evaluates which backends must be armed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -17,35 +18,6 @@
 #include <linux/timekeeping.h>
 
 #include "clearpage.h"
-
-/*
- * The managed nodes, by node id: published here once complete, read
- * locklessly by the clearing paths.
- */
-static struct clearpage_node *clearpage_nodes[MAX_NUMNODES];
-
-void clearpage_node_publish(int nid, struct clearpage_node *node)
-{
-	WRITE_ONCE(clearpage_nodes[nid], node);
-}
-
-struct clearpage_node *clearpage_node_get(int nid)
-{
-	if (nid < 0 || nid >= MAX_NUMNODES)
-		return NULL;
-	return READ_ONCE(clearpage_nodes[nid]);
-}
-
-/* The next managed node after @nid, or MAX_NUMNODES. */
-int clearpage_next_node(int nid, struct clearpage_node **node)
-{
-	for (nid++; nid < MAX_NUMNODES; nid++) {
-		*node = clearpage_node_get(nid);
-		if (*node)
-			break;
-	}
-	return nid;
-}
 
 /*
  * Who hears of a change: sysfs (the change uevent) and netlink (the
