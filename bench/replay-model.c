@@ -233,25 +233,14 @@ struct interval_count {
 
 /*
  * The way the module clears @frame of a backend running @strategy with
- * @trials: the kernel's for a reference frame, a candidate's for a trial
- * frame (kmod/clear.c clearpage_measured_way()), -1 for any other.
+ * @trials: the module's frame rule (clearpage_frame_way()), with the
+ * replay's --reference-every and --trial-every.
  */
 static int measured_way(const struct replay *r, int strategy,
 			unsigned int trials, uint64_t frame)
 {
-	uint64_t candidate;
-
-	if (r->reference_every && strategy != CLEARPAGE_STRATEGY_KERNEL &&
-	    frame % r->reference_every == 0)
-		return CLEARPAGE_STRATEGY_KERNEL;
-	if (!r->trial_every || !trials)
-		return -1;
-	candidate = frame % r->trial_every;
-	if (candidate == CLEARPAGE_STRATEGY_KERNEL ||
-	    candidate >= CLEARPAGE_STRATEGY_COUNT ||
-	    (int)candidate == strategy || !(trials & (1U << candidate)))
-		return -1;
-	return (int)candidate;
+	return clearpage_frame_way(frame, strategy, trials, r->reference_every,
+				   r->trial_every);
 }
 
 /*

@@ -246,15 +246,50 @@ static unsigned int measured_part(long fault, unsigned int nr_pages,
 	return first;
 }
 
-/* The backend's own clear of a folio (or the rest of a measured one). */
+/*
+ * A path's own clear of a folio, or of the rest of a measured one, with
+ * @strategy; @fault: the faulting subpage, < 0 unknown.
+ */
+typedef void (*clear_own_fn)(struct clearpage_node *node, int strategy,
+			     struct page *page, long fault,
+			     unsigned int nr_pages);
+
+/*
+ * A reference or trial folio (@way): its huge_measure_kb part cleared that
+ * way and timed (clear_measured()), the rest with @strategy by @own, the
+ * path's own clear (@allocator: the allocator's, which must not sleep).
+ * Returns the measured part's first subpage, its length in *@m.
+ */
+static unsigned int clear_measured_folio(struct clearpage_node *node,
+					 int strategy, int way,
+					 struct page *page, long fault,
+					 unsigned int nr_pages, bool allocator,
+					 clear_own_fn own, unsigned int *m)
+{
+	unsigned int first = measured_part(fault, nr_pages, m), rest;
+
+	clear_measured(node, way, page, fault, first, *m, nr_pages,
+		       !allocator, allocator);
+	if (*m < nr_pages) {
+		/* The measured part never holds the faulting subpage. */
+		rest = first ? 0 : *m;
+		own(node, strategy, nth_page(page, rest),
+		    fault < 0 ? -1 : fault - rest, nr_pages - *m);
+	}
+	return first;
+}
+
+/* The fault path's own clear of a folio (@fault always known there). */
 static void clear_huge_own(struct clearpage_node *node, int strategy,
-			   struct page *page, unsigned int fault,
+			   struct page *page, long fault,
 			   unsigned int nr_pages)
 {
 	if (strategy == CLEARPAGE_STRATEGY_KERNEL)
-		clear_huge_kernel(node, page, fault, nr_pages, false);
+		clear_huge_kernel(node, page, (unsigned int)fault, nr_pages,
+				  false);
 	else
-		clear_huge_ranges(node, strategy, page, fault, nr_pages);
+		clear_huge_ranges(node, strategy, page, (unsigned int)fault,
+				  nr_pages);
 }
 
 /*
@@ -288,7 +323,7 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 	unsigned int fault = min_t(unsigned long,
 				   (addr_hint - addr) >> PAGE_SHIFT,
 				   nr_pages - 1);
-	unsigned int first, m, rest;
+	unsigned int first, m;
 	int way;
 
 	if (node && (strategy != CLEARPAGE_STRATEGY_KERNEL ||
@@ -319,13 +354,8 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 			   strategy, 0, 0);
 		return;
 	}
-	first = measured_part(fault, nr_pages, &m);
-	clear_measured(node, way, page, fault, first, m, nr_pages, true, false);
-	if (m < nr_pages) {
-		rest = first ? 0 : m;
-		clear_huge_own(node, strategy, nth_page(page, rest),
-			       fault - rest, nr_pages - m);
-	}
+	first = clear_measured_folio(node, strategy, way, page, fault, nr_pages,
+				     false, clear_huge_own, &m);
 	touch_note(node, page, addr_hint - addr, nr_pages, strategy, way,
 		   first, m);
 }
@@ -451,7 +481,7 @@ static void clear_allocated(struct clearpage_node *node, struct page *page,
 	int strategy = clearpage_node_strategy(node, CLEARPAGE_BACKEND_HUGE);
 	/* Taken even where unused ("kernel"): it must not outlive the fault. */
 	long fault = fault_hint_take(nr_pages);
-	unsigned int first, m, rest;
+	unsigned int m;
 	int way;
 
 	strategy = clearpage_probe_pick(node, CLEARPAGE_BACKEND_HUGE, strategy,
@@ -465,13 +495,8 @@ static void clear_allocated(struct clearpage_node *node, struct page *page,
 		clear_allocated_own(node, strategy, page, fault, nr_pages);
 		return;
 	}
-	first = measured_part(fault, nr_pages, &m);
-	clear_measured(node, way, page, fault, first, m, nr_pages, false, true);
-	if (m == nr_pages)
-		return;
-	rest = first ? 0 : m;
-	clear_allocated_own(node, strategy, nth_page(page, rest),
-			    fault < 0 ? -1 : fault - rest, nr_pages - m);
+	clear_measured_folio(node, strategy, way, page, fault, nr_pages, true,
+			     clear_allocated_own, &m);
 }
 
 /* clear_highpages_kasan_tagged(page, numpages), as 7.x has it (!HIGHMEM). */

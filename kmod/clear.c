@@ -201,24 +201,13 @@ int clearpage_measured_way(struct clearpage_node *node, int backend,
 			   int strategy, unsigned long pfn,
 			   unsigned int nr_pages)
 {
-	unsigned int shift = READ_ONCE(clearpage_reference_shift);
-	unsigned long index = pfn / nr_pages;
-	unsigned int trials;
-	unsigned long candidate;
+	unsigned int reference_shift = READ_ONCE(clearpage_reference_shift);
+	unsigned int trial_shift = READ_ONCE(clearpage_trial_shift);
 
-	if (shift && strategy != CLEARPAGE_STRATEGY_KERNEL &&
-	    !(index & ((1UL << shift) - 1)))
-		return CLEARPAGE_STRATEGY_KERNEL;
-	trials = READ_ONCE(node->choice[backend].trials);
-	shift = READ_ONCE(clearpage_trial_shift);
-	if (!trials || !shift)
-		return -1;
-	candidate = index & ((1UL << shift) - 1);
-	if (candidate == CLEARPAGE_STRATEGY_KERNEL ||
-	    candidate >= CLEARPAGE_STRATEGY_COUNT || candidate == strategy ||
-	    !(trials & (1U << candidate)))
-		return -1;
-	return candidate;
+	return clearpage_frame_way(pfn / nr_pages, strategy,
+				   READ_ONCE(node->choice[backend].trials),
+				   reference_shift ? 1UL << reference_shift : 0,
+				   trial_shift ? 1UL << trial_shift : 0);
 }
 
 /*

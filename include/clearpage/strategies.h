@@ -16,6 +16,9 @@
 #define _CLEARPAGE_STRATEGIES_H
 
 #include <uapi/clearpage.h>
+#ifndef __KERNEL__
+#include <sys/cdefs.h>		/* __always_inline, as the kernel has it */
+#endif
 
 #define CLEARPAGE_PAGE_SIZE 4096UL
 #define CLEARPAGE_LINE_SIZE 64UL
@@ -276,7 +279,7 @@ static inline int clearpage_run_range_routine(int strategy, void *addr,
  * more than @max_order_pages (gigantic) in address order. Calls
  * @clear(@ctx, index) for every subpage; inlined, so the call is direct.
  */
-static inline __attribute__((always_inline)) void
+static __always_inline void
 clearpage_kernel_walk(unsigned long fault, unsigned long nr_pages,
 		      unsigned long max_order_pages,
 		      void (*clear)(void *ctx, unsigned long index), void *ctx)
@@ -361,6 +364,43 @@ static inline unsigned long clearpage_measured_part(unsigned long fault,
 	       nr_pages - *measure_pages : 0;
 }
 
+/* @index modulo @every (a power of two: a mask, as the module's shifts). */
+static inline unsigned long clearpage_frame_mod(unsigned long index,
+						unsigned long every)
+{
+	return every & (every - 1) ? index % every : index & (every - 1);
+}
+
+/*
+ * The frame rule: the way frame @index (a page frame number, or a folio's
+ * divided by its pages) is cleared while a backend runs @strategy with the
+ * trial candidates @trials (a bit per strategy). A reference frame, one in
+ * @reference_every while any strategy but kernel runs, gets the kernel's
+ * routine (the live baseline); a trial frame, whose index modulo
+ * @trial_every is a candidate's number, that candidate (each gets one frame
+ * in @trial_every); -1 for any other frame, cleared with @strategy. 0 for
+ * either "every": none of those frames.
+ */
+static inline int clearpage_frame_way(unsigned long index, int strategy,
+				      unsigned int trials,
+				      unsigned long reference_every,
+				      unsigned long trial_every)
+{
+	unsigned long candidate;
+
+	if (reference_every && strategy != CLEARPAGE_STRATEGY_KERNEL &&
+	    !clearpage_frame_mod(index, reference_every))
+		return CLEARPAGE_STRATEGY_KERNEL;
+	if (!trials || !trial_every)
+		return -1;
+	candidate = clearpage_frame_mod(index, trial_every);
+	if (candidate == CLEARPAGE_STRATEGY_KERNEL ||
+	    candidate >= CLEARPAGE_STRATEGY_COUNT ||
+	    (int)candidate == strategy || !(trials & (1U << candidate)))
+		return -1;
+	return (int)candidate;
+}
+
 /*
  * The routine for the faulting subpage's neighbourhood: the strategy itself
  * when it is temporal, else "kernel" (the caller's own temporal routine).
@@ -378,7 +418,7 @@ static inline int clearpage_near_fault_routine(int strategy)
  * clearpage_near_fault_routine()'s for the faulting subpage's
  * neighbourhood. Inlined, so the call is direct.
  */
-static inline __attribute__((always_inline)) void
+static __always_inline void
 clearpage_folio_ranges(int strategy, unsigned long fault,
 		       unsigned long nr_pages, unsigned long chunk_pages,
 		       void (*clear)(void *ctx, int routine, unsigned long first,
@@ -451,7 +491,7 @@ clearpage_kernel_clear_of(unsigned int major, unsigned int minor)
  * @range(@ctx, CLEARPAGE_STRATEGY_KERNEL, first, n) per extent (or part of
  * one) for the extents. Inlined, so the calls are direct.
  */
-static inline __attribute__((always_inline)) void
+static __always_inline void
 clearpage_kernel_folio_clear(enum clearpage_kernel_clear how,
 			     unsigned long fault, unsigned long nr_pages,
 			     unsigned long max_order_pages,
