@@ -21,4 +21,5 @@ fi
 "$top/kmod/tree.sh" "$top" "$out" $variant
 # Kbuild resolves M= from the kernel tree: make it absolute.
 out=$(cd "$out" && pwd)
-make -s -C "$kdir" M="$out" KCFLAGS="-Werror" $test_build modules
+# W=1: the extra warnings, all of them errors too.
+make -s -C "$kdir" M="$out" W=1 KCFLAGS="-Werror" $test_build modules
