@@ -195,7 +195,7 @@ void clearpage_test_set_delay(int strategy)
 	if (!ms)
 		return;
 	while (clearpage_strategy_usable(strategy) && waited < ms) {
-		msleep(10);
+		usleep_range(10000, 11000);
 		waited += 10;
 	}
 	/* Well after the nodes were moved off it, too. */
@@ -227,7 +227,7 @@ void clearpage_test_helpers_start(atomic_t *started, unsigned int queued)
 		return;
 	for (waited = 0; waited < 2000 && atomic_read(started) < queued;
 	     waited++)
-		msleep(1);
+		usleep_range(1000, 1100);
 }
 
 void clearpage_test_probe_calibration(struct clearpage_probe_calibration *result)

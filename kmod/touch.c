@@ -112,6 +112,7 @@ static void touch_release(struct touch_slot *slot)
 {
 	folio_put(slot->folio);
 	slot->folio = NULL;
+	/* Pairs with the cmpxchg() that fills it: the slot is empty first. */
 	smp_store_release(&slot->state, SLOT_FREE);
 }
 
@@ -131,6 +132,7 @@ static void touch_work(struct work_struct *work)
 
 	for (backend = 0; backend < CLEARPAGE_BACKEND_COUNT; backend++) {
 		slot = &tc->slot[backend];
+		/* Pairs with the release that held it: its fields are set. */
 		if (smp_load_acquire(&slot->state) != SLOT_HELD)
 			continue;
 		if (time_before(jiffies, slot->due) && READ_ONCE(touch_running)) {
@@ -183,6 +185,7 @@ void clearpage_touch_note(struct clearpage_node *node, struct folio *folio,
 	slot->offset = offset;
 	slot->node = node;
 	slot->due = jiffies + msecs_to_jiffies(delay);
+	/* The fields above before the state: pairs with touch_work()'s acquire. */
 	smp_store_release(&slot->state, SLOT_HELD);
 	queue_delayed_work_on(cpu, system_wq, &tc->work,
 			      msecs_to_jiffies(delay));
@@ -200,6 +203,7 @@ unsigned int clearpage_touch_held(struct clearpage_node *node)
 		struct touch_cpu *tc = per_cpu_ptr(&touch_cpus, cpu);
 
 		for (backend = 0; backend < CLEARPAGE_BACKEND_COUNT; backend++)
+			/* Pairs with the release that held it: node is set. */
 			held += smp_load_acquire(&tc->slot[backend].state) ==
 					SLOT_HELD &&
 				READ_ONCE(tc->slot[backend].node) == node;
@@ -234,6 +238,7 @@ void clearpage_touch_exit(void)
 
 		cancel_delayed_work_sync(&tc->work);
 		for (backend = 0; backend < CLEARPAGE_BACKEND_COUNT; backend++)
+			/* Pairs with the release that held it: folio is set. */
 			if (smp_load_acquire(&tc->slot[backend].state) ==
 			    SLOT_HELD)
 				touch_release(&tc->slot[backend]);

@@ -199,3 +199,27 @@ if [ ! -x "$promdir/prometheus/usr/bin/promtool" ]; then
 		dpkg -x prometheus_*.deb prometheus) ||
 		echo "install-deps.sh: could not extract promtool; the metrics check will say SKIP" >&2
 fi
+
+# checkpatch.pl (and the files it reads) and the kernel's .clang-format,
+# from Debian 12's kernel source package: only those files are extracted
+# into the cache, nothing is installed (tests/checkpatch.sh).
+cpdir=$cache/checkpatch
+if [ ! -x "$cpdir/scripts/checkpatch.pl" ]; then
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp"
+	if (cd "$tmp" && apt-get download -q linux-source-6.1 &&
+	    dpkg-deb --fsys-tarfile linux-source-6.1_*.deb |
+	    tar -xOf - ./usr/src/linux-source-6.1.tar.xz |
+	    tar -xJf - --strip-components=1 linux-source-6.1/scripts/checkpatch.pl \
+		linux-source-6.1/scripts/spelling.txt \
+		linux-source-6.1/scripts/const_structs.checkpatch \
+		linux-source-6.1/.clang-format); then
+		rm -rf "$cpdir" && mkdir -p "$cpdir/scripts"
+		mv "$tmp"/scripts/* "$cpdir/scripts/" && mv "$tmp/.clang-format" "$cpdir/"
+	else
+		echo "install-deps.sh: could not extract checkpatch.pl from linux-source-6.1" >&2
+		rm -rf "$tmp"
+		exit 1
+	fi
+	rm -rf "$tmp"
+fi

@@ -196,6 +196,18 @@ in_root "$root" dkms remove "clearpage/$version" --all >>"$dkms_log" 2>&1
 echo "CPVM-SUMMARY: $dkms_passed passed, $dkms_failed failed, 0 skipped" >>"$dkms_log"
 [ $dkms_failed = 0 ] || failed=$((failed + 1))
 
+# The kernel's style checker over the module and its headers.
+cp_log=$logs/checkpatch.log
+if "$top/tests/checkpatch.sh" >"$cp_log" 2>&1; then
+	echo "PASS: checkpatch: $(tail -n 1 "$cp_log")" | tee -a "$cp_log"
+	echo "CPVM-SUMMARY: 1 passed, 0 failed, 0 skipped" >>"$cp_log"
+else
+	echo "FAIL: checkpatch, see $cp_log" | tee -a "$cp_log"
+	echo "CPVM-SUMMARY: 0 passed, 1 failed, 0 skipped" >>"$cp_log"
+	failed=$((failed + 1))
+	failures+=("checkpatch: $(grep -m 3 -E 'ERROR|WARNING|checkpatch.sh:' "$cp_log" | tr '\n' '|')")
+fi
+
 # Debian packages, built from a copy of the tracked tree as a user of the
 # source would, then lintian (no errors allowed).
 pkg_log=$logs/packages.log
