@@ -97,6 +97,9 @@ struct manager {
 void manager_step_node(struct manager *m, const struct cp_node_info *info,
 		       char *status, size_t status_size);
 void manager_refresh_held(struct manager *m);
+int manager_set_backend(struct manager *m, unsigned int node, int backend,
+			struct backend_state *u,
+			const struct policy_decision *d, const char *what);
 
 /* report.c */
 void report_status_line(char *status, size_t size,

@@ -378,7 +378,7 @@ static void release_unguarded(struct manager *m)
 		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
 			struct backend_state *u = &m->nodes[node].backends[b];
 			int s = u->policy.node.strategy;
-			char why[96];
+			char why[96], what[96];
 			int err;
 
 			if (!u->known || !u->changed_by_us || u->pinned ||
@@ -397,16 +397,13 @@ static void release_unguarded(struct manager *m)
 					 policy_strategy_name(s));
 			else
 				continue;
-			err = cp_set_strategy(m->client, node, b,
-					      CLEARPAGE_STRATEGY_KERNEL,
-					      CLEARPAGE_SOURCE_DAEMON);
-			if (err) {
-				log_line(LOG_WARNING, "node %d %s: returning %s to kernel after the reload failed: %s %s",
-					 node, cp_backend_name(b),
-					 policy_strategy_name(s), strerror(-err),
-					 cp_client_error(m->client));
+			snprintf(what, sizeof(what),
+				 "returning %s to kernel after the reload",
+				 policy_strategy_name(s));
+			err = manager_set_backend(m, (unsigned int)node, b, u,
+						  NULL, what);
+			if (err)
 				continue;
-			}
 			u->changed_by_us = false;
 			policy_node_init(&u->policy.node, CLEARPAGE_STRATEGY_KERNEL);
 			u->policy.have_last = false;
@@ -468,9 +465,9 @@ static void restore(struct manager *m)
 				cp_set_trials(m->client, node, b, 0);
 			if (!u->changed_by_us || u->pinned)
 				continue;
-			if (cp_set_strategy(m->client, node, b,
-					    CLEARPAGE_STRATEGY_KERNEL,
-					    CLEARPAGE_SOURCE_DAEMON) == 0)
+			/* Silent on failure: the module may be gone by now. */
+			if (manager_set_backend(m, (unsigned int)node, b, u,
+						NULL, NULL) == 0)
 				log_line(LOG_INFO, "node %d %s returned to kernel",
 					 node, cp_backend_name(b));
 		}

@@ -65,11 +65,41 @@ static void record_decision(struct backend_state *u, const char *action,
 	snprintf(u->decision.reason, sizeof(u->decision.reason), "%s", reason);
 }
 
+/*
+ * The one place the daemon changes a backend: to @d's strategy, or per
+ * folio with @d's pair (@d NULL: back to kernel), as the daemon's source.
+ * A set refused with -EBUSY marks the backend pinned (the pin's event
+ * follows); another failure is logged, "node N BACKEND: @what failed",
+ * where @what is given. 0 or -errno.
+ */
+int manager_set_backend(struct manager *m, unsigned int node, int backend,
+			struct backend_state *u,
+			const struct policy_decision *d, const char *what)
+{
+	int err;
+
+	if (d && d->split)
+		err = cp_set_probe(m->client, node, backend, true, d->split_hot,
+				   d->split_cold, CLEARPAGE_SOURCE_DAEMON);
+	else
+		err = cp_set_strategy(m->client, node, backend,
+				      d ? d->to : CLEARPAGE_STRATEGY_KERNEL,
+				      CLEARPAGE_SOURCE_DAEMON);
+	if (err == -EBUSY)
+		u->pinned = true;
+	else if (err && what)
+		log_line(LOG_WARNING, "node %u %s: %s failed: %s %s", node,
+			 cp_backend_name(backend), what, strerror(-err),
+			 cp_client_error(m->client));
+	return err;
+}
+
 static void apply(struct manager *m, const struct cp_node_info *info,
 		  int backend, struct backend_state *u, struct policy_decision *d)
 {
 	const char *message_id = d->action == POLICY_REVERT ? MESSAGE_ID_REVERT :
 							      MESSAGE_ID_SWITCH;
+	char what[96];
 	int err;
 
 	if (m->config.dry_run) {
@@ -83,29 +113,19 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 		return;
 	}
 	/* Per folio: the huge backend's probe mode, as the daemon's. */
-	if (d->split)
-		err = cp_set_probe(m->client, info->node, backend, true,
-				   d->split_hot, d->split_cold,
-				   CLEARPAGE_SOURCE_DAEMON);
-	else
-		err = cp_set_strategy(m->client, info->node, backend, d->to,
-				      CLEARPAGE_SOURCE_DAEMON);
+	snprintf(what, sizeof(what), "setting %s%s",
+		 d->split ? "per folio with hot strategy " : "",
+		 policy_strategy_name(d->split ? d->split_hot : d->to));
+	err = manager_set_backend(m, info->node, backend, u, d, what);
 	if (err == -EBUSY) {
-		u->pinned = true;
 		u->pins_seen++;
 		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
 			  "node %u is pinned by an administrator; leaving it alone (%s backend)",
 			  info->node, cp_backend_name(backend));
 		return;
 	}
-	if (err) {
-		log_line(LOG_WARNING, "node %u %s: setting %s%s failed: %s %s",
-			 info->node, cp_backend_name(backend),
-			 d->split ? "per folio with hot strategy " : "",
-			 policy_strategy_name(d->split ? d->split_hot : d->to),
-			 strerror(-err), cp_client_error(m->client));
+	if (err)
 		return;
-	}
 	policy_applied(&m->config.policy, &u->policy.node, d);
 	u->changed_by_us = true;
 	if (d->action == POLICY_REVERT)
@@ -127,7 +147,6 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 			d->from, d->to, d->reason);
 }
 
-/* The node's LLC counters over the interval, where the PMU has them. */
 /* The node's LLC counters over the interval, where the PMU has them. */
 static void count_misses(struct manager *m, unsigned int node,
 			 struct node_state *n, struct policy_extra *pmu)
@@ -257,16 +276,10 @@ static void guard_act(struct manager *m, const struct cp_node_info *info,
 		u->slower_warned = true;
 		return;
 	}
-	err = cp_set_strategy(m->client, info->node, backend,
-			      CLEARPAGE_STRATEGY_KERNEL, CLEARPAGE_SOURCE_DAEMON);
-	if (err) {
-		if (err == -EBUSY)
-			u->pinned = true;
-		log_line(LOG_WARNING, "node %u %s: returning to kernel failed: %s %s",
-			 info->node, cp_backend_name(backend), strerror(-err),
-			 cp_client_error(m->client));
+	err = manager_set_backend(m, info->node, backend, u, NULL,
+				  "returning to kernel");
+	if (err)
 		return;
-	}
 	policy_applied(&m->config.policy, &u->policy.node, d);
 	u->changed_by_us = true;
 	u->slower_returns++;
