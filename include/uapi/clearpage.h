@@ -204,25 +204,21 @@ enum clearpage_attr {
 	CLEARPAGE_A_OLD_STRATEGY,	/* u8: the strategy before (events) */
 	CLEARPAGE_A_PAGES_HUGE_PREZEROED, /* u64: as in nodeN/stats */
 	CLEARPAGE_A_STRATEGIES,		/* nested: CLEARPAGE_A_ENTRY of CLEARPAGE_S_* */
-	/* nested: u64 counts, type = bucket + 1, both backends' samples */
-	CLEARPAGE_A_LATENCY,
+	CLEARPAGE_A_LATENCY,		/* nested: u64 counts, type = bucket + 1, both backends */
 	CLEARPAGE_A_PAD,		/* padding for 64-bit attributes */
 	CLEARPAGE_A_BACKEND,		/* u8: enum clearpage_backend */
 	CLEARPAGE_A_BACKENDS,		/* nested: CLEARPAGE_A_ENTRY of CLEARPAGE_B_* */
-	/* u32: a bit per strategy, 1 << enum clearpage_strategy */
-	CLEARPAGE_A_TRIALS,
+	CLEARPAGE_A_TRIALS,		/* u32: a bit per strategy, 1 << enum clearpage_strategy */
 	CLEARPAGE_A_HELPERS,		/* u32: the node's gigantic_helpers */
 	CLEARPAGE_A_HELPED_FOLIOS,	/* u64: gigantic_helped_folios */
 	CLEARPAGE_A_HELPER_PAGES,	/* u64: gigantic_helper_pages */
 	CLEARPAGE_A_HELPERS_STARTED,	/* u64: gigantic_helpers_started */
 	CLEARPAGE_A_HELPERS_NOT_STARTED, /* u64: gigantic_helpers_not_started */
-	/* u8: enum clearpage_strategy for hot folios (SET_PROBE) */
-	CLEARPAGE_A_PROBE_HOT,
+	CLEARPAGE_A_PROBE_HOT,		/* u8: enum clearpage_strategy for hot folios (SET_PROBE) */
 	CLEARPAGE_A_PROBE_COLD,		/* u8: ... for cold folios */
 	CLEARPAGE_A_PROBE_HOT_TICKS,	/* u32: nodeN/probe_calibration */
 	CLEARPAGE_A_PROBE_COLD_TICKS,	/* u32 */
-	/* u32: threshold_ticks; 0: the probe cannot tell, and is refused */
-	CLEARPAGE_A_PROBE_THRESHOLD,
+	CLEARPAGE_A_PROBE_THRESHOLD,	/* u32: threshold_ticks; 0: cannot tell, refused */
 	__CLEARPAGE_A_MAX
 };
 #define CLEARPAGE_A_MAX (__CLEARPAGE_A_MAX - 1)
@@ -280,11 +276,7 @@ enum clearpage_strategy_attr {
 	CLEARPAGE_S_HOT_NS_HUGE,	/* u32 */
 	CLEARPAGE_S_COLD_NS_HUGE,	/* u32 */
 	CLEARPAGE_S_PAD,		/* padding for 64-bit attributes */
-	/*
-	 * u64: trial frames cleared with the strategy as a candidate, every
-	 * one timed; 0 for kernel
-	 */
-	CLEARPAGE_S_TRIAL_PAGES_4K,
+	CLEARPAGE_S_TRIAL_PAGES_4K,	/* u64: trial frames cleared as a candidate, all timed */
 	CLEARPAGE_S_TRIAL_NS_4K,	/* u64 */
 	CLEARPAGE_S_TRIAL_PAGES_HUGE,	/* u64 */
 	CLEARPAGE_S_TRIAL_NS_HUGE,	/* u64 */
