@@ -236,7 +236,8 @@ long clearpage_calibrate(struct clearpage_node *node);
 
 /*
  * backend_huge.c: the livepatch of the huge folio clear, and on 7.x of the
- * allocator's clear of THP and mTHP under init_on_alloc=1
+ * allocator's clear of THP and mTHP under init_on_alloc=1 (the latter's
+ * path in backend_alloc.c)
  */
 struct klp_callbacks;
 int clearpage_huge_enable(const struct klp_callbacks *callbacks);
@@ -244,7 +245,36 @@ void clearpage_huge_exit(void);
 int clearpage_huge_error(void);
 bool clearpage_huge_enabled(void);
 int clearpage_huge_describe_paths(char *buf, int len);
+/* backend_alloc.c (7.x; NULL elsewhere) */
 const char *clearpage_huge_alloc_missing(int *error);
+
+/* folio.c: clearing a huge folio, for both huge paths */
+/* The running kernel's own clear, counted (and timed, for a reference). */
+void clearpage_folio_clear_kernel(struct clearpage_node *node,
+				  struct page *page, unsigned int fault,
+				  unsigned int nr_pages, bool reference);
+/* @strategy's ranges, the faulting subpage @fault last, accounted. */
+void clearpage_folio_clear_ranges(struct clearpage_node *node, int strategy,
+				  struct page *page, unsigned int fault,
+				  unsigned int nr_pages);
+/*
+ * A path's own clear of a folio, or of the rest of a measured one, with
+ * @strategy; @fault: the faulting subpage, < 0 unknown.
+ */
+typedef void (*clearpage_own_fn)(struct clearpage_node *node, int strategy,
+				 struct page *page, long fault,
+				 unsigned int nr_pages);
+/*
+ * A reference or trial folio (@way): its huge_measure_kb part cleared that
+ * way and timed, the rest with @strategy by @own, the path's own clear
+ * (@allocator: the allocator's, which must not sleep). Returns the
+ * measured part's first subpage, its length in *@m.
+ */
+unsigned int clearpage_folio_measured(struct clearpage_node *node,
+				      int strategy, int way, struct page *page,
+				      long fault, unsigned int nr_pages,
+				      bool allocator, clearpage_own_fn own,
+				      unsigned int *m);
 
 /* backend_4k.c: the kretprobe of the 4 KiB fault allocation */
 int clearpage_4k_arm(void);

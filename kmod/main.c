@@ -11,7 +11,8 @@
  *                             probe mode and helpers per node and backend
  *   arming.c, calibration.c   arming the backends (beside other
  *                             livepatches); measuring a node
- *   backend_4k.c, backend_huge.c
+ *   backend_4k.c, backend_huge.c (its 7.x allocator path: backend_alloc.c)
+ *   folio.c                   clearing a huge folio, for both huge paths
  *   helpers.c                 gigantic folios cleared by the node's CPUs
  *   touch.c                   the touch probe of non-temporal clears
  *   clear.c                   clearing and accounting
