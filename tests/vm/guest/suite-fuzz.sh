@@ -26,7 +26,7 @@ echo 0 > $CP/node1/pinned
 # Until the fuzz is over (SIGTERM ends them).
 background_faults /tmp/fz 600
 
-count=${CPVM_FUZZ:-5000}
+count=${CPVM_FUZZ:-2500}
 before=$(state)
 out=$(nltest fuzz --count $count --seed 11 --uid 65534)
 info "netlink fuzz as nobody: $out"
