@@ -873,9 +873,24 @@ static void gated_switch(const struct policy_config *config,
 }
 
 /*
- * guard -> observe -> confirm -> estimate -> propose -> gate. Every stage that holds
- * ends the step with its reason; a proposal that does not stand (any hold
- * before the gate counts it) is forgotten.
+ * What holds a switch measured or chosen without the gate's dwell: a
+ * backoff after a revert, the rate limit; POLICY_R_NONE when neither.
+ */
+static enum policy_reason limits(const struct policy_config *config,
+				 const struct policy_node *node)
+{
+	if (node->backoff_left)
+		return POLICY_R_BACKING_OFF;
+	if (node->since_switch < config->rate_limit)
+		return POLICY_R_RATE_LIMITED;
+	return POLICY_R_NONE;
+}
+
+/*
+ * guard -> hands off -> observe -> per folio -> confirm -> compare (with
+ * trials: measured, or a try) or estimate -> propose -> gate. Every stage
+ * that holds ends the step with its reason; a proposal that does not
+ * stand (any hold before the gate counts it) is forgotten.
  */
 void policy_step(const struct policy_config *config, unsigned int allowed,
 		 const struct policy_calibration *calibration,
@@ -982,9 +997,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 			 decision->cold_fraction, &decision->split_hot,
 			 &decision->split_cold, &gain) == POLICY_R_PER_FOLIO) {
 		decision->predicted_gain = gain;
-		why = node->backoff_left ? POLICY_R_BACKING_OFF :
-		      node->since_switch < config->rate_limit ?
-		      POLICY_R_RATE_LIMITED : POLICY_R_NONE;
+		why = limits(config, node);
 		if (why != POLICY_R_NONE)
 			return hold(decision, why);
 		decision->action = POLICY_SWITCH;
@@ -1012,9 +1025,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 					    true, decision);
 		}
 		/* The window was the dwell; backoff and rate limit remain. */
-		why = node->backoff_left ? POLICY_R_BACKING_OFF :
-		      node->since_switch < config->rate_limit ?
-		      POLICY_R_RATE_LIMITED : POLICY_R_NONE;
+		why = limits(config, node);
 		if (why != POLICY_R_NONE)
 			return hold(decision, why);
 		decision->action = POLICY_SWITCH;

@@ -2,7 +2,7 @@
 /*
  * The policy over synthetic traces. A node's measured ns/page is modelled
  * from the calibration measured on an AMD EPYC (Zen 3) in user space
- * (DESIGN.md): cost = hot + cold_fraction * (cold - hot) of the strategy the
+ * (doc/design.md): cost = hot + cold_fraction * (cold - hot) of the strategy the
  * node runs, plus deterministic noise. Run with -v to print the trace.
  */
 #include <math.h>
@@ -740,7 +740,7 @@ static void test_few_references(void)
 
 /*
  * Trials. Live costs, ns per 4 KiB, of cold 2 MiB folios on an AMD EPYC
- * Zen 5 guest (DESIGN.md: the memory regime table), and of hot ones:
+ * Zen 5 guest (doc/results/README.md: regimes and trials), and of hot ones:
  * kernel, rep_stosb, rep_stosq, movq, movnti, clzero.
  */
 static const double live_burst[] = { 193, 90, 92, 135, 151, 62 };
