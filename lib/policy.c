@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "policy.h"
+#include "policy-internal.h"
 
 /* 64-byte cache lines in a 4 KiB page. */
 #define LINES_PER_PAGE (4096 / 64)
@@ -157,7 +157,7 @@ double policy_touch_penalty(const struct policy_node *node, int strategy)
 }
 
 /* What the application pays per page of the node's own clears. */
-static double own_penalty(const struct policy_node *node)
+double policy_own_penalty(const struct policy_node *node)
 {
 	if (!node->split)
 		return policy_touch_penalty(node, node->strategy);
@@ -172,7 +172,7 @@ static double own_penalty(const struct policy_node *node)
  * (NonTemporal=auto) only once the touch probe says what it costs the
  * application.
  */
-static bool adoptable(const struct policy_config *config,
+bool policy_adoptable(const struct policy_config *config,
 		      const struct policy_node *node, int strategy)
 {
 	return !policy_non_temporal(strategy) || node->counted ||
@@ -193,7 +193,7 @@ void policy_node_init(struct policy_node *node, int strategy)
 	baseline_window_init(&node->slower_window, strategy);
 }
 
-static bool usable(unsigned int allowed,
+bool policy_usable(unsigned int allowed,
 		   const struct policy_calibration *calibration, int strategy)
 {
 	return strategy >= 0 && strategy < CLEARPAGE_STRATEGY_COUNT &&
@@ -218,8 +218,8 @@ bool policy_pick_strategies(const struct policy_config *config,
 	 * pages (CPUs without ERMS, where rep stosb stores a byte at a time).
 	 */
 	if (*hot < 0)
-		*hot = usable(allowed, calibration, CLEARPAGE_STRATEGY_REP_STOSB) &&
-		       (!usable(allowed, calibration, CLEARPAGE_STRATEGY_KERNEL) ||
+		*hot = policy_usable(allowed, calibration, CLEARPAGE_STRATEGY_REP_STOSB) &&
+		       (!policy_usable(allowed, calibration, CLEARPAGE_STRATEGY_KERNEL) ||
 			calibration->hot_ns[CLEARPAGE_STRATEGY_REP_STOSB] <=
 			HOT_TOLERANCE * calibration->hot_ns[CLEARPAGE_STRATEGY_KERNEL]) ?
 			       CLEARPAGE_STRATEGY_REP_STOSB :
@@ -227,12 +227,12 @@ bool policy_pick_strategies(const struct policy_config *config,
 	*cold = config->cold_strategy;
 	if (*cold < 0)
 		for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
-			if (usable(allowed, calibration, s) &&
+			if (policy_usable(allowed, calibration, s) &&
 			    (*cold < 0 ||
 			     calibration->cold_ns[s] < calibration->cold_ns[*cold]))
 				*cold = s;
-	if (!usable(allowed, calibration, *hot) ||
-	    !usable(allowed, calibration, *cold) || *hot == *cold)
+	if (!policy_usable(allowed, calibration, *hot) ||
+	    !policy_usable(allowed, calibration, *cold) || *hot == *cold)
 		return false;
 	/* The cold strategy must really be cheaper on cold pages. */
 	return calibration->cold_ns[*hot] >=
@@ -278,17 +278,17 @@ double policy_predict(const struct policy_calibration *calibration,
 				calibration->hot_ns[strategy]);
 }
 
-static void set_reason(struct policy_decision *decision,
+void policy_set_reason(struct policy_decision *decision,
 		       enum policy_reason reason)
 {
 	decision->reason_id = reason;
 	decision->reason = policy_reason_text(reason);
 }
 
-static void hold(struct policy_decision *decision, enum policy_reason reason)
+void policy_hold(struct policy_decision *decision, enum policy_reason reason)
 {
 	decision->action = POLICY_HOLD;
-	set_reason(decision, reason);
+	policy_set_reason(decision, reason);
 }
 
 static void forget_proposal(struct policy_node *node)
@@ -297,556 +297,13 @@ static void forget_proposal(struct policy_node *node)
 	node->streak = 0;
 }
 
-static double user_misses_per_page(const struct policy_sample *sample)
+double policy_user_misses_per_page(const struct policy_sample *sample)
 {
 	if (!sample->counted || !sample->pages)
 		return -1;
 	return sample->user_misses / (double)sample->pages;
 }
 
-void policy_observe(const struct policy_config *config,
-		    const struct policy_sample *sample,
-		    struct policy_observation *obs)
-{
-	double ns = policy_mean(sample->sample_ns, sample->samples);
-	double ref_ns = policy_mean(sample->ref_ns, sample->ref_samples);
-	uint64_t probed = sample->probe_hot + sample->probe_cold;
-
-	*obs = (struct policy_observation){
-		.measured = sample->samples >= config->min_samples && ns > 0,
-		.trials = sample->trials && config->trial_candidates,
-		.ns_per_page = ns,
-		.referenced = sample->ref_samples >= config->min_samples &&
-			      ref_ns > 0,
-		.ref_strategy = sample->ref_strategy,
-		.ref_ns_per_page = ref_ns,
-		.user_misses_per_page = user_misses_per_page(sample),
-		.counted = sample->counted,
-		.kernel_miss_ratio = sample->kernel_miss_ratio,
-	};
-	if (probed >= config->min_samples) {
-		obs->probed = probed;
-		obs->probed_cold_fraction = (double)sample->probe_cold /
-					    (double)probed;
-	}
-}
-
-enum policy_confirm policy_confirm(const struct policy_config *config,
-				   const struct policy_calibration *calibration,
-				   int hot, struct policy_node *node,
-				   const struct policy_observation *obs,
-				   struct policy_decision *decision)
-{
-	double mean, penalty = 0, user = obs->user_misses_per_page;
-	/*
-	 * A switch from trials or a try must save the margin on the whole
-	 * node (a trial frame may measure a strategy apart from how it costs
-	 * on every clear); another switch only not lose more.
-	 */
-	double limit = node->before_ns * (node->trying ?
-					  1 - config->trial_margin :
-					  1 + config->revert_tolerance);
-
-	if (!node->confirm_left)
-		return POLICY_CONFIRM_NONE;
-	node->confirm_ns_sum += obs->ns_per_page;
-	node->confirm_intervals++;
-	if (user >= 0) {
-		node->confirm_user_sum += user;
-		node->confirm_user_intervals++;
-	}
-	if (--node->confirm_left)
-		return POLICY_CONFIRM_PENDING;
-	mean = node->confirm_ns_sum / node->confirm_intervals +
-	       own_penalty(node);
-	/* Only when every interval on both sides was counted. */
-	if (node->before_user_misses >= 0 &&
-	    node->confirm_user_intervals == node->confirm_intervals)
-		penalty = (node->confirm_user_sum / node->confirm_user_intervals -
-			   node->before_user_misses) *
-			  policy_line_miss_ns(calibration, hot);
-	if (mean + penalty <= limit)
-		return POLICY_CONFIRM_KEEP;
-	decision->action = POLICY_REVERT;
-	decision->to = node->switched_from;
-	/* A try out of per folio goes back per folio. */
-	if (node->from_split) {
-		decision->split = true;
-		decision->split_hot = node->from_split_hot;
-		decision->split_cold = node->from_split_cold;
-	}
-	set_reason(decision, mean <= limit ? POLICY_R_USER_MISSES :
-			     node->trying ? POLICY_R_NOT_CHEAPER :
-					    POLICY_R_WORSE);
-	decision->predicted_gain = (mean + penalty - node->before_ns) /
-				   (mean + penalty);
-	return POLICY_CONFIRM_REVERT;
-}
-
-static void trial_window_add(struct policy_trial_window *w,
-			     unsigned int size, double gain)
-{
-	w->gain[w->next] = gain;
-	w->idle = 0;
-	w->next = (w->next + 1) % size;
-	if (w->used < size)
-		w->used++;
-}
-
-/*
- * The mean gain of a full window and its standard error, without its
- * highest and lowest interval when it spans five or more: one interval of
- * a noisy neighbour (or a page-cache flush) must not decide.
- */
-static bool trial_window_judge(const struct policy_trial_window *w,
-			       unsigned int size, double *mean, double *error)
-{
-	double sum = 0, sq = 0, lo = w->gain[0], hi = w->gain[0];
-	unsigned int n = size;
-
-	if (w->used < size || size < 2)
-		return false;
-	for (unsigned int i = 0; i < size; i++) {
-		sum += w->gain[i];
-		lo = fmin(lo, w->gain[i]);
-		hi = fmax(hi, w->gain[i]);
-	}
-	if (size >= 5) {
-		sum -= lo + hi;
-		n -= 2;
-	}
-	*mean = sum / n;
-	for (unsigned int i = 0; i < size; i++)
-		sq += (w->gain[i] - *mean) * (w->gain[i] - *mean);
-	if (size >= 5)
-		sq -= (lo - *mean) * (lo - *mean) + (hi - *mean) * (hi - *mean);
-	*error = sqrt(fmax(sq, 0) / (n - 1) / n);
-	return true;
-}
-
-static void trials_forget(struct policy_node *node)
-{
-	memset(node->trial, 0, sizeof(node->trial));
-}
-
-static unsigned int window_size(const struct policy_config *config)
-{
-	unsigned int size = config->trial_window;
-
-	return size < 2 ? 2 : size > POLICY_TRIAL_WINDOW_MAX ?
-				      POLICY_TRIAL_WINDOW_MAX : size;
-}
-
-/* What a page of @strategy costs: its calibrated clear at @fraction, plus
- * what the application pays for a non-temporal one. */
-static double effective_cost(const struct policy_calibration *calibration,
-			     const struct policy_node *node, int strategy,
-			     double fraction)
-{
-	return policy_predict(calibration, strategy, fraction) +
-	       policy_touch_penalty(node, strategy);
-}
-
-/* The longest a revert refutes a strategy for, in intervals. */
-#define REFUTE_MAX 86400U
-
-/* How far the cost of a steady node may move before exploration widens. */
-#define STEADY_SHIFT 0.25
-
-/* Track whether the node's own cost holds steady (policy_trials()). */
-static void steady_update(struct policy_node *node, double ns)
-{
-	if (node->steady && fabs(ns - node->steady_ns) <=
-				    STEADY_SHIFT * node->steady_ns) {
-		node->steady_ns += (ns - node->steady_ns) / 8;
-		node->steady++;
-		return;
-	}
-	node->steady = 1;
-	node->steady_ns = ns;
-}
-
-unsigned int policy_trials(const struct policy_config *config,
-			   unsigned int allowed, bool measured,
-			   const struct policy_calibration *calibration,
-			   const struct policy_node *node)
-{
-	unsigned int size = window_size(config), want, trials = 0, n = 0;
-	int order[CLEARPAGE_STRATEGY_COUNT], s, i, j, closest = -1;
-	double best = -INFINITY, mean, error;
-	/* Where the probe counted, at its fraction; else on cold pages. */
-	double at = node->probed_fraction >= 0 ? node->probed_fraction : 1;
-
-	if (!config->trial_candidates || node->split)
-		return 0;
-	allowed = policy_allowed(config, allowed, measured);
-	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-		if (s == node->strategy || !(allowed & (1U << s)))
-			continue;
-		/*
-		 * Insertion by calibration: cold cost (with what the
-		 * application pays for a non-temporal one), then hot;
-		 * unknown last.
-		 */
-		for (i = n; i > 0; i--) {
-			int o = order[i - 1];
-			double cs = effective_cost(calibration, node, s, at);
-			double co = effective_cost(calibration, node, o, at);
-			bool before = calibration->valid[s] &&
-				      (!calibration->valid[o] || cs < co ||
-				       (cs == co &&
-					calibration->hot_ns[s] < calibration->hot_ns[o]));
-
-			if (!before)
-				break;
-			order[i] = o;
-		}
-		order[i] = s;
-		n++;
-	}
-	want = config->trial_candidates;
-	if (node->steady >= config->trial_settle) {
-		/* Settled: the candidate measured closest to winning. */
-		for (j = 0; j < (int)n; j++)
-			if (trial_window_judge(&node->trial[order[j]], size,
-					       &mean, &error) && mean > best) {
-				best = mean;
-				closest = order[j];
-			}
-		if (closest >= 0)
-			return 1U << closest;
-		want = 1;
-	}
-	for (j = 0; j < (int)n && j < (int)want; j++)
-		trials |= 1U << order[j];
-	return trials;
-}
-
-enum policy_reason policy_compare(const struct policy_config *config,
-				  unsigned int allowed,
-				  struct policy_node *node,
-				  const struct policy_sample *sample,
-				  int *target, double *gain, double *bound)
-{
-	unsigned int size = window_size(config);
-	double own = policy_mean(sample->sample_ns, sample->samples);
-	/* Each with what the application pays for a non-temporal clear. */
-	double own_cost = own + policy_touch_penalty(node, node->strategy);
-	double mean, error;
-	bool full = false;
-	int s;
-
-	*target = node->strategy;
-	*gain = 0;
-	*bound = 0;
-	steady_update(node, own);
-	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-		bool ref = s == CLEARPAGE_STRATEGY_KERNEL;
-		uint64_t n = ref ? sample->ref_samples : sample->trial_samples[s];
-		double ns = policy_mean(ref ? sample->ref_ns :
-					      sample->trial_ns[s], n);
-
-		if (s == node->strategy)
-			continue;
-		if (n < config->min_samples || ns <= 0) {
-			/*
-			 * An interval whose fixed frames the workload missed
-			 * leaves a gap; a window not fed for a whole window's
-			 * length (a candidate no longer timed) goes stale.
-			 */
-			if (node->trial[s].used && ++node->trial[s].idle >= size)
-				node->trial[s] = (struct policy_trial_window){ 0 };
-			continue;
-		}
-		ns += policy_touch_penalty(node, s);
-		trial_window_add(&node->trial[s], size,
-				 (own_cost - ns) / own_cost);
-	}
-	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-		if (s == node->strategy ||
-		    (s != CLEARPAGE_STRATEGY_KERNEL && !(allowed & (1U << s))) ||
-		    !trial_window_judge(&node->trial[s], size, &mean, &error))
-			continue;
-		full = true;
-		/*
-		 * A switch to it was reverted: not for a while. A
-		 * non-temporal one whose cost to the application is not
-		 * known yet: not at all.
-		 */
-		if (node->refuted_left[s] ||
-		    !adoptable(config, node, s))
-			continue;
-		if (mean <= config->trial_margin ||
-		    mean - config->trial_confidence * error <= 0 ||
-		    mean <= *gain)
-			continue;
-		*target = s;
-		*gain = mean;
-		*bound = mean - config->trial_confidence * error;
-	}
-	if (*target != node->strategy)
-		return POLICY_R_MEASURED;
-	return full ? POLICY_R_NONE_CHEAPER : POLICY_R_TRIALS_FILLING;
-}
-
-/*
- * The allowed, calibrated, adoptable strategy cheapest on cold pages (with
- * what the application pays for a non-temporal one) that no revert
- * refuted (the configured ColdStrategy, if any), or -1.
- */
-static int cheapest_cold(const struct policy_config *config,
-			 unsigned int allowed,
-			 const struct policy_calibration *calibration,
-			 const struct policy_node *node)
-{
-	int s, best = config->cold_strategy;
-
-	if (best >= 0)
-		return usable(allowed, calibration, best) &&
-		       !node->refuted_left[best] &&
-		       adoptable(config, node, best) ? best : -1;
-	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
-		if (usable(allowed, calibration, s) && !node->refuted_left[s] &&
-		    adoptable(config, node, s) &&
-		    (best < 0 || effective_cost(calibration, node, s, 1) <
-				 effective_cost(calibration, node, best, 1)))
-			best = s;
-	return best;
-}
-
-enum policy_reason policy_try(const struct policy_config *config,
-			      unsigned int allowed,
-			      const struct policy_calibration *calibration,
-			      const struct policy_node *node, double fraction,
-			      int *target)
-{
-	bool cold = fraction < 0 || fraction >= config->up_threshold;
-	int s = node->strategy, hot, unused;
-
-	*target = s;
-	if ((!cold && fraction > config->down_threshold) ||
-	    node->try_left[cold])
-		return POLICY_R_FITS;
-	if (cold) {
-		*target = cheapest_cold(config, allowed, calibration, node);
-	} else {
-		policy_pick_strategies(config, allowed, calibration, &hot,
-				       &unused);
-		*target = usable(allowed, calibration, hot) &&
-			  !node->refuted_left[hot] &&
-			  adoptable(config, node, hot) ? hot : -1;
-	}
-	/*
-	 * Worth a try only where the calibration (and what the application
-	 * pays for a non-temporal clear) says it is cheaper.
-	 */
-	if (*target < 0 || *target == s ||
-	    (s >= 0 && s < CLEARPAGE_STRATEGY_COUNT && calibration->valid[s] &&
-	     effective_cost(calibration, node, *target, cold) >=
-	     (1 - config->trial_margin) *
-	     effective_cost(calibration, node, s, cold))) {
-		*target = s;
-		return POLICY_R_FITS;
-	}
-	return cold ? POLICY_R_TRY_COLD : POLICY_R_TRY_HOT;
-}
-
-/* Per folio within this of all hot or all cold: one strategy for all. */
-#define SPLIT_EDGE 0.05
-
-enum policy_reason policy_split(const struct policy_config *config,
-				unsigned int allowed,
-				const struct policy_calibration *calibration,
-				const struct policy_node *node, double fraction,
-				int *hot, int *cold, double *gain)
-{
-	double pair, current;
-	int unused;
-
-	*gain = 0;
-	if (!config->per_folio || fraction <= SPLIT_EDGE ||
-	    fraction >= 1 - SPLIT_EDGE || node->split_refuted_left ||
-	    node->strategy < 0 || node->strategy >= CLEARPAGE_STRATEGY_COUNT ||
-	    !calibration->valid[node->strategy])
-		return POLICY_R_FITS;
-	policy_pick_strategies(config, allowed, calibration, hot, &unused);
-	*cold = cheapest_cold(config, allowed, calibration, node);
-	if (!usable(allowed, calibration, *hot) || *cold < 0 || *cold == *hot)
-		return POLICY_R_FITS;
-	pair = (1 - fraction) * effective_cost(calibration, node, *hot, 0) +
-	       fraction * effective_cost(calibration, node, *cold, 1);
-	current = effective_cost(calibration, node, node->strategy, fraction);
-	*gain = (current - pair) / current;
-	return *gain > config->margin ? POLICY_R_PER_FOLIO : POLICY_R_FITS;
-}
-
-/*
- * A node per folio: hold while its folios stay mixed and its pair is the
- * policy's; else leave for the strategy of the folios' one kind, or for
- * the hot strategy.
- */
-static void split_step(const struct policy_config *config,
-		       unsigned int allowed,
-		       const struct policy_calibration *calibration,
-		       struct policy_node *node,
-		       const struct policy_observation *obs,
-		       struct policy_decision *decision)
-{
-	double fraction = obs->probed ? obs->probed_cold_fraction : -1;
-	enum policy_reason why;
-	int hot, cold, target;
-
-	if (fraction >= 0)
-		node->split_fraction = fraction;
-	policy_pick_strategies(config, allowed, calibration, &hot, &cold);
-	cold = cheapest_cold(config, allowed, calibration, node);
-	if (fraction >= 0 && fraction <= SPLIT_EDGE) {
-		target = node->split_hot;
-		why = POLICY_R_ONE_KIND;
-	} else if (fraction >= 1 - SPLIT_EDGE) {
-		target = node->split_cold;
-		why = POLICY_R_ONE_KIND;
-	} else if (!config->per_folio || hot != node->split_hot ||
-		   cold != node->split_cold) {
-		target = usable(allowed, calibration, hot) ? hot :
-			 CLEARPAGE_STRATEGY_KERNEL;
-		why = POLICY_R_PAIR_CHANGED;
-	} else if (node->since_switch >= (node->split_try_every ?
-					  node->split_try_every :
-					  config->probe_interval)) {
-		/*
-		 * Measured against one strategy for all: a try of the one of
-		 * the pair the calibration has cheaper for all at the count.
-		 */
-		bool cold_one = effective_cost(calibration, node,
-					       node->split_cold,
-					       node->split_fraction) <
-				effective_cost(calibration, node,
-					       node->split_hot,
-					       node->split_fraction);
-
-		target = cold_one ? node->split_cold : node->split_hot;
-		why = cold_one ? POLICY_R_TRY_COLD : POLICY_R_TRY_HOT;
-		decision->whole = true;
-	} else {
-		return hold(decision, POLICY_R_SPLIT);
-	}
-	if (node->since_switch < config->rate_limit)
-		return hold(decision, POLICY_R_RATE_LIMITED);
-	decision->action = POLICY_SWITCH;
-	decision->to = target;
-	set_reason(decision, why);
-}
-
-double policy_estimate(const struct policy_config *config,
-		       const struct policy_calibration *calibration,
-		       int strategy, const struct policy_observation *obs)
-{
-	double fraction;
-
-	if (obs->probed)
-		return obs->probed_cold_fraction;
-	fraction = policy_cold_fraction(config, calibration, strategy,
-					obs->ns_per_page);
-	if (fraction < 0 && obs->referenced)
-		fraction = policy_cold_fraction(config, calibration,
-						obs->ref_strategy,
-						obs->ref_ns_per_page);
-	return fraction;
-}
-
-enum policy_reason policy_propose(const struct policy_config *config,
-				  const struct policy_calibration *calibration,
-				  const struct policy_node *node, int hot,
-				  int cold, double fraction, int *target,
-				  double *gain)
-{
-	double current_ns, target_ns;
-
-	*target = node->strategy;
-	*gain = 0;
-	if (fraction < 0) {
-		if (node->strategy != cold || node->backoff_left ||
-		    node->since_switch < config->probe_interval)
-			return POLICY_R_UNTELLABLE;
-		*target = hot;
-		return POLICY_R_PROBE;
-	}
-	if (fraction >= config->up_threshold)
-		*target = cold;
-	else if (fraction <= config->down_threshold)
-		*target = hot;
-	if (*target == node->strategy || !adoptable(config, node, *target)) {
-		*target = node->strategy;
-		return POLICY_R_FITS;
-	}
-	current_ns = effective_cost(calibration, node, node->strategy, fraction);
-	target_ns = effective_cost(calibration, node, *target, fraction);
-	*gain = (current_ns - target_ns) / current_ns;
-	if (*gain < config->margin)
-		return POLICY_R_BELOW_MARGIN;
-	return *target == cold ? POLICY_R_COLD : POLICY_R_HOT;
-}
-
-enum policy_reason policy_gate(const struct policy_config *config,
-			       struct policy_node *node,
-			       const struct policy_observation *obs,
-			       int target, bool to_cold, double gain)
-{
-	if (to_cold && obs->counted &&
-	    obs->kernel_miss_ratio < config->min_cold_miss_ratio)
-		return POLICY_R_NOT_CORROBORATED;
-	/* The proposal stands: its streak grows, whatever holds it back. */
-	if (node->proposal == target) {
-		node->streak++;
-	} else {
-		node->proposal = target;
-		node->streak = 1;
-	}
-	if (node->backoff_left)
-		return POLICY_R_BACKING_OFF;
-	/*
-	 * A switch predicted to halve the cost or better waits no longer;
-	 * nor one whose cold fraction the temperature probe counted (the
-	 * pages' state measured, not inferred from noisy costs).
-	 */
-	if (node->streak < config->dwell && gain < config->fast_gain &&
-	    !obs->probed)
-		return POLICY_R_DWELL;
-	if (node->since_switch < config->rate_limit)
-		return POLICY_R_RATE_LIMITED;
-	return POLICY_R_NONE;
-}
-
-bool policy_guard(const struct policy_config *config, struct policy_node *node,
-		  const struct policy_sample *sample,
-		  enum policy_reason hands_off,
-		  struct policy_decision *decision)
-{
-	struct baseline_verdict v;
-
-	if (!config->slower_window)
-		return false;
-	baseline_window_add(&node->slower_window, sample,
-			    config->interval_seconds, config->slower_window,
-			    config->min_samples, config->slower_margin, &v);
-	if (!v.slower)
-		return false;
-	decision->slower = true;
-	decision->ns_per_page = v.ns_per_page;
-	decision->kernel_ns_per_page = v.kernel_ns_per_page;
-	decision->window_seconds = v.seconds;
-	decision->predicted_gain = (v.ns_per_page - v.kernel_ns_per_page) /
-				   v.ns_per_page;
-	if (hands_off) {
-		hold(decision, hands_off);
-		return true;
-	}
-	decision->action = POLICY_REVERT;
-	decision->to = CLEARPAGE_STRATEGY_KERNEL;
-	set_reason(decision, POLICY_R_SLOWER_THAN_KERNEL);
-	return true;
-}
 
 /*
  * A proposal through the gate: a switch to @target for @reason (@whole: a
@@ -864,12 +321,12 @@ static void gated_switch(const struct policy_config *config,
 	if (why != POLICY_R_NONE) {
 		if (why == POLICY_R_NOT_CORROBORATED)
 			forget_proposal(node);
-		return hold(decision, why);
+		return policy_hold(decision, why);
 	}
 	decision->action = POLICY_SWITCH;
 	decision->to = target;
 	decision->whole = whole;
-	set_reason(decision, reason);
+	policy_set_reason(decision, reason);
 }
 
 /*
@@ -912,7 +369,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		.reason = "",
 		.cold_fraction = -1,
 		.ns_per_page = policy_mean(sample->sample_ns, sample->samples),
-		.user_misses_per_page = user_misses_per_page(sample),
+		.user_misses_per_page = policy_user_misses_per_page(sample),
 	};
 	allowed = policy_allowed(config, allowed,
 				 sample->counted || sample->touch);
@@ -923,7 +380,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	decision->touch_share = node->touch_known ?
 				policy_touch_share(config, node) : -1;
 	decision->touch_penalty_ns = node->touch_penalty_ns;
-	decision->from_penalty_ns = own_penalty(node);
+	decision->from_penalty_ns = policy_own_penalty(node);
 	if (node->since_switch < ~0U >> 1)
 		node->since_switch++;
 	if (node->backoff_left)
@@ -945,7 +402,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	if (hands_off) {
 		forget_proposal(node);
 		node->confirm_left = 0;
-		return hold(decision, hands_off);
+		return policy_hold(decision, hands_off);
 	}
 	policy_observe(config, sample, &obs);
 	if (!obs.measured) {
@@ -955,18 +412,18 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		    ++node->confirm_unmeasured >= config->confirm) {
 			decision->action = POLICY_REVERT;
 			decision->to = node->switched_from;
-			set_reason(decision, POLICY_R_NOT_CHEAPER);
+			policy_set_reason(decision, POLICY_R_NOT_CHEAPER);
 			return;
 		}
-		return hold(decision, POLICY_R_FEW_SAMPLES);
+		return policy_hold(decision, POLICY_R_FEW_SAMPLES);
 	}
 	if (!paired && !obs.trials) {
 		forget_proposal(node);
-		return hold(decision, POLICY_R_NO_PAIR);
+		return policy_hold(decision, POLICY_R_NO_PAIR);
 	}
 	switch (policy_confirm(config, calibration, hot, node, &obs, decision)) {
 	case POLICY_CONFIRM_PENDING:
-		return hold(decision, POLICY_R_CONFIRMING);
+		return policy_hold(decision, POLICY_R_CONFIRMING);
 	case POLICY_CONFIRM_REVERT:
 		return;
 	case POLICY_CONFIRM_KEEP:
@@ -990,7 +447,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 						  node->strategy, &obs);
 	node->probed_fraction = obs.probed ? obs.probed_cold_fraction : -1;
 	if (node->split)
-		return split_step(config, allowed, calibration, node, &obs,
+		return policy_split_step(config, allowed, calibration, node, &obs,
 				  decision);
 	if (sample->can_split && obs.probed &&
 	    policy_split(config, allowed, calibration, node,
@@ -999,10 +456,10 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		decision->predicted_gain = gain;
 		why = limits(config, node);
 		if (why != POLICY_R_NONE)
-			return hold(decision, why);
+			return policy_hold(decision, why);
 		decision->action = POLICY_SWITCH;
 		decision->split = true;
-		set_reason(decision, POLICY_R_PER_FOLIO);
+		policy_set_reason(decision, POLICY_R_PER_FOLIO);
 		return;
 	}
 	if (obs.trials) {
@@ -1017,7 +474,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 			if (tried != POLICY_R_TRY_COLD &&
 			    tried != POLICY_R_TRY_HOT) {
 				forget_proposal(node);
-				return hold(decision, why);
+				return policy_hold(decision, why);
 			}
 			/* As a proposal: corroborated, dwell, limits. */
 			return gated_switch(config, node, &obs, target,
@@ -1027,10 +484,10 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		/* The window was the dwell; backoff and rate limit remain. */
 		why = limits(config, node);
 		if (why != POLICY_R_NONE)
-			return hold(decision, why);
+			return policy_hold(decision, why);
 		decision->action = POLICY_SWITCH;
 		decision->to = target;
-		set_reason(decision, POLICY_R_MEASURED);
+		policy_set_reason(decision, POLICY_R_MEASURED);
 		return;
 	}
 	/*
@@ -1040,7 +497,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	if (decision->cold_fraction < 0 && sample->ref_samples &&
 	    !obs.referenced) {
 		forget_proposal(node);
-		return hold(decision, POLICY_R_FEW_SAMPLES);
+		return policy_hold(decision, POLICY_R_FEW_SAMPLES);
 	}
 	why = policy_propose(config, calibration, node, hot, cold,
 			     decision->cold_fraction, &target, &gain);
@@ -1050,12 +507,12 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		decision->action = POLICY_SWITCH;
 		decision->to = target;
 		decision->probe = true;
-		set_reason(decision, why);
+		policy_set_reason(decision, why);
 		return;
 	}
 	if (why != POLICY_R_COLD && why != POLICY_R_HOT) {
 		forget_proposal(node);
-		return hold(decision, why);
+		return policy_hold(decision, why);
 	}
 	gated_switch(config, node, &obs, target, target == cold, gain,
 		     target == cold ? POLICY_R_COLD : POLICY_R_HOT, false,
@@ -1083,7 +540,7 @@ void policy_applied(const struct policy_config *config,
 	node->since_switch = 0;
 	forget_proposal(node);
 	/* Every gain was over the strategy left: measure afresh. */
-	trials_forget(node);
+	policy_trials_forget(node);
 	node->steady = 0;
 	node->confirm_ns_sum = 0;
 	node->confirm_intervals = 0;

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The policy's trials: the candidates timed on trial frames, the compare
+ * stage that adopts one measured cheaper beyond noise, and tries of a
+ * strategy on the whole node.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "policy-internal.h"
+
+static void trial_window_add(struct policy_trial_window *w,
+			     unsigned int size, double gain)
+{
+	w->gain[w->next] = gain;
+	w->idle = 0;
+	w->next = (w->next + 1) % size;
+	if (w->used < size)
+		w->used++;
+}
+
+/*
+ * The mean gain of a full window and its standard error, without its
+ * highest and lowest interval when it spans five or more: one interval of
+ * a noisy neighbour (or a page-cache flush) must not decide.
+ */
+static bool trial_window_judge(const struct policy_trial_window *w,
+			       unsigned int size, double *mean, double *error)
+{
+	double sum = 0, sq = 0, lo = w->gain[0], hi = w->gain[0];
+	unsigned int n = size;
+
+	if (w->used < size || size < 2)
+		return false;
+	for (unsigned int i = 0; i < size; i++) {
+		sum += w->gain[i];
+		lo = fmin(lo, w->gain[i]);
+		hi = fmax(hi, w->gain[i]);
+	}
+	if (size >= 5) {
+		sum -= lo + hi;
+		n -= 2;
+	}
+	*mean = sum / n;
+	for (unsigned int i = 0; i < size; i++)
+		sq += (w->gain[i] - *mean) * (w->gain[i] - *mean);
+	if (size >= 5)
+		sq -= (lo - *mean) * (lo - *mean) + (hi - *mean) * (hi - *mean);
+	*error = sqrt(fmax(sq, 0) / (n - 1) / n);
+	return true;
+}
+
+void policy_trials_forget(struct policy_node *node)
+{
+	memset(node->trial, 0, sizeof(node->trial));
+}
+
+static unsigned int window_size(const struct policy_config *config)
+{
+	unsigned int size = config->trial_window;
+
+	return size < 2 ? 2 : size > POLICY_TRIAL_WINDOW_MAX ?
+				      POLICY_TRIAL_WINDOW_MAX : size;
+}
+
+/* What a page of @strategy costs: its calibrated clear at @fraction, plus
+ * what the application pays for a non-temporal one. */
+double policy_effective_cost(const struct policy_calibration *calibration,
+			     const struct policy_node *node, int strategy,
+			     double fraction)
+{
+	return policy_predict(calibration, strategy, fraction) +
+	       policy_touch_penalty(node, strategy);
+}
+
+/* How far the cost of a steady node may move before exploration widens. */
+#define STEADY_SHIFT 0.25
+
+/* Track whether the node's own cost holds steady (policy_trials()). */
+static void steady_update(struct policy_node *node, double ns)
+{
+	if (node->steady && fabs(ns - node->steady_ns) <=
+				    STEADY_SHIFT * node->steady_ns) {
+		node->steady_ns += (ns - node->steady_ns) / 8;
+		node->steady++;
+		return;
+	}
+	node->steady = 1;
+	node->steady_ns = ns;
+}
+
+unsigned int policy_trials(const struct policy_config *config,
+			   unsigned int allowed, bool measured,
+			   const struct policy_calibration *calibration,
+			   const struct policy_node *node)
+{
+	unsigned int size = window_size(config), want, trials = 0, n = 0;
+	int order[CLEARPAGE_STRATEGY_COUNT], s, i, j, closest = -1;
+	double best = -INFINITY, mean, error;
+	/* Where the probe counted, at its fraction; else on cold pages. */
+	double at = node->probed_fraction >= 0 ? node->probed_fraction : 1;
+
+	if (!config->trial_candidates || node->split)
+		return 0;
+	allowed = policy_allowed(config, allowed, measured);
+	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		if (s == node->strategy || !(allowed & (1U << s)))
+			continue;
+		/*
+		 * Insertion by calibration: cold cost (with what the
+		 * application pays for a non-temporal one), then hot;
+		 * unknown last.
+		 */
+		for (i = n; i > 0; i--) {
+			int o = order[i - 1];
+			double cs = policy_effective_cost(calibration, node, s, at);
+			double co = policy_effective_cost(calibration, node, o, at);
+			bool before = calibration->valid[s] &&
+				      (!calibration->valid[o] || cs < co ||
+				       (cs == co &&
+					calibration->hot_ns[s] < calibration->hot_ns[o]));
+
+			if (!before)
+				break;
+			order[i] = o;
+		}
+		order[i] = s;
+		n++;
+	}
+	want = config->trial_candidates;
+	if (node->steady >= config->trial_settle) {
+		/* Settled: the candidate measured closest to winning. */
+		for (j = 0; j < (int)n; j++)
+			if (trial_window_judge(&node->trial[order[j]], size,
+					       &mean, &error) && mean > best) {
+				best = mean;
+				closest = order[j];
+			}
+		if (closest >= 0)
+			return 1U << closest;
+		want = 1;
+	}
+	for (j = 0; j < (int)n && j < (int)want; j++)
+		trials |= 1U << order[j];
+	return trials;
+}
+
+enum policy_reason policy_compare(const struct policy_config *config,
+				  unsigned int allowed,
+				  struct policy_node *node,
+				  const struct policy_sample *sample,
+				  int *target, double *gain, double *bound)
+{
+	unsigned int size = window_size(config);
+	double own = policy_mean(sample->sample_ns, sample->samples);
+	/* Each with what the application pays for a non-temporal clear. */
+	double own_cost = own + policy_touch_penalty(node, node->strategy);
+	double mean, error;
+	bool full = false;
+	int s;
+
+	*target = node->strategy;
+	*gain = 0;
+	*bound = 0;
+	steady_update(node, own);
+	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		bool ref = s == CLEARPAGE_STRATEGY_KERNEL;
+		uint64_t n = ref ? sample->ref_samples : sample->trial_samples[s];
+		double ns = policy_mean(ref ? sample->ref_ns :
+					      sample->trial_ns[s], n);
+
+		if (s == node->strategy)
+			continue;
+		if (n < config->min_samples || ns <= 0) {
+			/*
+			 * An interval whose fixed frames the workload missed
+			 * leaves a gap; a window not fed for a whole window's
+			 * length (a candidate no longer timed) goes stale.
+			 */
+			if (node->trial[s].used && ++node->trial[s].idle >= size)
+				node->trial[s] = (struct policy_trial_window){ 0 };
+			continue;
+		}
+		ns += policy_touch_penalty(node, s);
+		trial_window_add(&node->trial[s], size,
+				 (own_cost - ns) / own_cost);
+	}
+	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		if (s == node->strategy ||
+		    (s != CLEARPAGE_STRATEGY_KERNEL && !(allowed & (1U << s))) ||
+		    !trial_window_judge(&node->trial[s], size, &mean, &error))
+			continue;
+		full = true;
+		/*
+		 * A switch to it was reverted: not for a while. A
+		 * non-temporal one whose cost to the application is not
+		 * known yet: not at all.
+		 */
+		if (node->refuted_left[s] ||
+		    !policy_adoptable(config, node, s))
+			continue;
+		if (mean <= config->trial_margin ||
+		    mean - config->trial_confidence * error <= 0 ||
+		    mean <= *gain)
+			continue;
+		*target = s;
+		*gain = mean;
+		*bound = mean - config->trial_confidence * error;
+	}
+	if (*target != node->strategy)
+		return POLICY_R_MEASURED;
+	return full ? POLICY_R_NONE_CHEAPER : POLICY_R_TRIALS_FILLING;
+}
+
+/*
+ * The allowed, calibrated, adoptable strategy cheapest on cold pages (with
+ * what the application pays for a non-temporal one) that no revert
+ * refuted (the configured ColdStrategy, if any), or -1.
+ */
+int policy_cheapest_cold(const struct policy_config *config,
+			 unsigned int allowed,
+			 const struct policy_calibration *calibration,
+			 const struct policy_node *node)
+{
+	int s, best = config->cold_strategy;
+
+	if (best >= 0)
+		return policy_usable(allowed, calibration, best) &&
+		       !node->refuted_left[best] &&
+		       policy_adoptable(config, node, best) ? best : -1;
+	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if (policy_usable(allowed, calibration, s) && !node->refuted_left[s] &&
+		    policy_adoptable(config, node, s) &&
+		    (best < 0 || policy_effective_cost(calibration, node, s, 1) <
+				 policy_effective_cost(calibration, node, best, 1)))
+			best = s;
+	return best;
+}
+
+enum policy_reason policy_try(const struct policy_config *config,
+			      unsigned int allowed,
+			      const struct policy_calibration *calibration,
+			      const struct policy_node *node, double fraction,
+			      int *target)
+{
+	bool cold = fraction < 0 || fraction >= config->up_threshold;
+	int s = node->strategy, hot, unused;
+
+	*target = s;
+	if ((!cold && fraction > config->down_threshold) ||
+	    node->try_left[cold])
+		return POLICY_R_FITS;
+	if (cold) {
+		*target = policy_cheapest_cold(config, allowed, calibration, node);
+	} else {
+		policy_pick_strategies(config, allowed, calibration, &hot,
+				       &unused);
+		*target = policy_usable(allowed, calibration, hot) &&
+			  !node->refuted_left[hot] &&
+			  policy_adoptable(config, node, hot) ? hot : -1;
+	}
+	/*
+	 * Worth a try only where the calibration (and what the application
+	 * pays for a non-temporal clear) says it is cheaper.
+	 */
+	if (*target < 0 || *target == s ||
+	    (s >= 0 && s < CLEARPAGE_STRATEGY_COUNT && calibration->valid[s] &&
+	     policy_effective_cost(calibration, node, *target, cold) >=
+	     (1 - config->trial_margin) *
+	     policy_effective_cost(calibration, node, s, cold))) {
+		*target = s;
+		return POLICY_R_FITS;
+	}
+	return cold ? POLICY_R_TRY_COLD : POLICY_R_TRY_HOT;
+}
