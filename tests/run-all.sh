@@ -79,7 +79,7 @@ first=1
 # decisions) drive the module only through its ABI, the same on every
 # series: they run on the newest kernel tested; the booted Debians run the
 # packaged daemon on 6.1 and 7.3 besides.
-newest=${kernels##* }
+newest=$(printf "%s\n" $kernels | tail -n 1)
 for kernel in $kernels; do
 	module_dir=$build/kmod-$kernel
 	# The test build: a negative control that skips clears for one
