@@ -32,13 +32,6 @@
 
 #if CLEARPAGE_HAVE_ALLOC_CLEAR
 
-/* The pages of one allocated folio being cleared with a strategy. */
-struct alloc_ranges {
-	struct clearpage_node *node;
-	int strategy;
-	struct page *page;
-};
-
 /*
  * The smallest folio the allocator's clear takes over: order 2, the smallest
  * mTHP. Smaller clears (4 KiB and 8 KiB kernel allocations) keep the
@@ -95,7 +88,7 @@ static long fault_hint_take(unsigned int nr_pages)
 static void clear_range_atomic(void *arg, int routine, unsigned long first,
 			       unsigned long n)
 {
-	struct alloc_ranges *r = arg;
+	struct clearpage_ranges *r = arg;
 
 	clearpage_clear_range(r->node, r->strategy, routine,
 			      nth_page(r->page, first), n);
@@ -111,7 +104,7 @@ static void clear_allocated_own(struct clearpage_node *node, int strategy,
 				unsigned int nr_pages)
 {
 	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
-	struct alloc_ranges r = { node, strategy, page };
+	struct clearpage_ranges r = { node, strategy, page };
 	unsigned int first, n;
 
 	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {

@@ -249,6 +249,12 @@ int clearpage_huge_describe_paths(char *buf, int len);
 const char *clearpage_huge_alloc_missing(int *error);
 
 /* folio.c: clearing a huge folio, for both huge paths */
+/* The pages of a folio being cleared with @strategy, as ranges. */
+struct clearpage_ranges {
+	struct clearpage_node *node;
+	int strategy;
+	struct page *page;
+};
 /* The running kernel's own clear, counted (and timed, for a reference). */
 void clearpage_folio_clear_kernel(struct clearpage_node *node,
 				  struct page *page, unsigned int fault,

@@ -67,17 +67,11 @@ void clearpage_folio_clear_kernel(struct clearpage_node *node,
 				     clear_subpage, clear_extent, &walk);
 }
 
-struct ranges {
-	struct clearpage_node *node;
-	int strategy;
-	struct page *page;
-};
-
 /* One range of the folio, accounted, after a chance to reschedule. */
 static void clear_range(void *arg, int routine, unsigned long first,
 			unsigned long n)
 {
-	struct ranges *r = arg;
+	struct clearpage_ranges *r = arg;
 
 	cond_resched();
 	clearpage_clear_range(r->node, r->strategy, routine,
@@ -92,7 +86,7 @@ void clearpage_folio_clear_ranges(struct clearpage_node *node, int strategy,
 				  struct page *page, unsigned int fault,
 				  unsigned int nr_pages)
 {
-	struct ranges r = { node, strategy, page };
+	struct clearpage_ranges r = { node, strategy, page };
 
 	if (nr_pages >= CLEARPAGE_GIGANTIC_MIN_PAGES &&
 	    clearpage_clear_helped(node, strategy, page, fault, nr_pages))
