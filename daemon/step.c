@@ -261,18 +261,19 @@ static void guard_act(struct manager *m, const struct cp_node_info *info,
 	int err;
 
 	if (d->action == POLICY_HOLD || m->monitor_only || m->config.dry_run) {
+		bool held = d->action == POLICY_HOLD;
 		char why[96];
 
-		snprintf(why, sizeof(why), "%s: leaving it", d->reason);
-		if (!u->slower_warned)
-			log_slower(LOG_WARNING, d->action == POLICY_HOLD ?
-				   MESSAGE_ID_SLOWER_PINNED : MESSAGE_ID_DRY_RUN,
-				   info->node, backend, be->strategy,
-				   d->ns_per_page, d->kernel_ns_per_page,
-				   d->window_seconds,
-				   d->action == POLICY_HOLD ? why :
+		if (!u->slower_warned) {
+			snprintf(why, sizeof(why), "%s: leaving it", d->reason);
+			log_slower(LOG_WARNING, held ? MESSAGE_ID_SLOWER_PINNED :
+				   MESSAGE_ID_DRY_RUN, info->node, backend,
+				   be->strategy, d->ns_per_page,
+				   d->kernel_ns_per_page, d->window_seconds,
+				   held ? why :
 				   m->monitor_only ? "monitoring only: would return it to kernel" :
 				   "dry run: would return it to kernel");
+		}
 		u->slower_warned = true;
 		return;
 	}
