@@ -40,6 +40,10 @@ passed=0
 failed=0
 # What failed, repeated at the end: CI shows only the tail of the output.
 failures=()
+# failure WHAT: one more failed part, WHAT said again at the end.
+failure() { failed=$((failed + 1)); failures+=("$1"); }
+# fails LOG: its first three failed checks, on one line.
+fails() { grep -m 3 -E '^FAIL' "$1" | tr '\n' '|'; }
 
 # vm KERNEL SUITE MODULE CMDLINE [EXTRA run-vm.sh ARGS...]
 vm() {
@@ -65,12 +69,11 @@ vm() {
 		passed=$((passed + 1))
 		echo "--- $kernel/$name: passed in $((SECONDS - start)) s"
 	else
-		failed=$((failed + 1))
 		echo "FAILED: $kernel/$name after $((SECONDS - start)) s, log: $logs/$kernel-$name.log"
 		local why
-		why=$(grep -m 3 '^FAIL' "$logs/$kernel-$name.log" | tr '\n' '|')
+		why=$(fails "$logs/$kernel-$name.log")
 		[ -n "$why" ] || why="no failed check; the guest did not finish or its kernel warned: $(grep -m 1 -E 'WARNING:|BUG:|Oops|Kernel panic' "$logs/$kernel-$name.log" || tail -n 1 "$logs/$kernel-$name.log")"
-		failures+=("$kernel/$name after $((SECONDS - start)) s: $why")
+		failure "$kernel/$name after $((SECONDS - start)) s: $why"
 	fi
 }
 
@@ -87,7 +90,7 @@ for kernel in $kernels; do
 	test_dir=$build/kmod-test-$kernel
 	if ! kernel_module "$kernel" "$module_dir" || ! kernel_module "$kernel" "$test_dir" test; then
 		echo "FAILED: building clearpage.ko (and its test build) for $kernel"
-		failed=$((failed + 1))
+		failure "building clearpage.ko (and its test build) for $kernel"
 		continue
 	fi
 	module=$module_dir/clearpage.ko
@@ -143,7 +146,7 @@ for kernel in $kernels; do
 		esac
 	else
 		echo "FAILED: building the test livepatch for $kernel"
-		failed=$((failed + 1))
+		failure "building the test livepatch for $kernel"
 	fi
 	[ "$kernel" != "$newest" ] ||
 		vm "$kernel" decide "$module" "init_on_alloc=0" --module-test "$module_test"
@@ -201,7 +204,7 @@ cat "$logs/dkms-exclusive.out" >>"$dkms_log"
 rm -f "$logs/dkms-exclusive.out"
 in_root "$root" dkms remove "clearpage/$version" --all >>"$dkms_log" 2>&1
 echo "CPVM-SUMMARY: $dkms_passed passed, $dkms_failed failed, 0 skipped" >>"$dkms_log"
-[ $dkms_failed = 0 ] || failed=$((failed + 1))
+[ $dkms_failed = 0 ] || failure "dkms: $(fails "$dkms_log")"
 
 # The kernel's style checker over the module and its headers.
 cp_log=$logs/checkpatch.log
@@ -211,8 +214,7 @@ if "$top/tests/checkpatch.sh" >"$cp_log" 2>&1; then
 else
 	echo "FAIL: checkpatch, see $cp_log" | tee -a "$cp_log"
 	echo "CPVM-SUMMARY: 0 passed, 1 failed, 0 skipped" >>"$cp_log"
-	failed=$((failed + 1))
-	failures+=("checkpatch: $(grep -m 3 -E 'ERROR|WARNING|checkpatch.sh:' "$cp_log" | tr '\n' '|')")
+	failure "checkpatch: $(grep -m 3 -E 'ERROR|WARNING|checkpatch.sh:' "$cp_log" | tr '\n' '|')"
 fi
 
 # Debian packages, built from a copy of the tracked tree as a user of the
@@ -274,23 +276,22 @@ pkg_check "no package loads the module at boot (no modules-load.d file)" \
 pkg_check "clearpaged ships the daemon, CLI, unit, config, catalog and man pages" \
 	sh -c "dpkg -c '$pkgdir'/clearpaged_*_amd64.deb | grep -c -e usr/sbin/clearpaged -e usr/sbin/clearpagectl -e clearpaged.service -e usr/lib/clearpaged/clearpaged.conf -e clearpaged.catalog -e man8/clearpaged.8 -e man5/clearpaged.conf.5 | grep -qx 7"
 echo "CPVM-SUMMARY: $pkg_passed passed, $pkg_failed failed, 0 skipped" >>"$pkg_log"
-[ $pkg_failed = 0 ] || failed=$((failed + 1))
+[ $pkg_failed = 0 ] || failure "packages: $(fails "$pkg_log")"
 
 # End to end: the packages in a booted Debian with systemd, as each release
 # builds them: Debian 13 on its backports kernel (7.3), Debian 12 on 6.1.
 # CLEARPAGE_E2E lists the releases (default: "trixie bookworm").
 e2e() {
 	local suite=$1 kernel=$2 debs=$3
-	[ -n "$kernel" ] || { echo "FAILED: e2e on $suite: no kernel of its series among: $kernels"; failed=$((failed + 1)); return; }
+	[ -n "$kernel" ] || { echo "FAILED: e2e on $suite: no kernel of its series among: $kernels"; failure "e2e on $suite: no kernel of its series"; return; }
 	echo "=== e2e: booted Debian ($suite), systemd, packages, on $kernel"
 	if "$top/tests/e2e/run-e2e.sh" --suite "$suite" --debs "$debs" --kernel "$kernel" \
 		--module-test "$build/kmod-test-$kernel/clearpage.ko" \
 		--log "$logs/e2e-$suite-$kernel.log"; then
 		passed=$((passed + 1))
 	else
-		failed=$((failed + 1))
 		echo "FAILED: e2e, log: $logs/e2e-$suite-$kernel.log"
-		failures+=("e2e $suite on $kernel: $(grep -m 3 '^FAIL' "$logs/e2e-$suite-$kernel.log" | tr '\n' '|')")
+		failure "e2e $suite on $kernel: $(fails "$logs/e2e-$suite-$kernel.log")"
 	fi
 }
 if [ $pkg_failed = 0 ]; then
@@ -298,7 +299,7 @@ if [ $pkg_failed = 0 ]; then
 		case "$suite" in
 		trixie) e2e trixie "$(kernel_of_series 7.3 $kernels)" "$pkg13" ;;
 		bookworm) e2e bookworm "$(kernel_of_series 6.1 $kernels)" "$pkgdir" ;;
-		*) echo "FAILED: CLEARPAGE_E2E: '$suite' is not trixie or bookworm"; failed=$((failed + 1)) ;;
+		*) echo "FAILED: CLEARPAGE_E2E: '$suite' is not trixie or bookworm"; failure "CLEARPAGE_E2E: '$suite'" ;;
 		esac
 	done
 fi
@@ -329,7 +330,7 @@ if [ $fuzz_ok = 1 ] && meson compile -C "$fuzz_build" >>"$fuzz_log" 2>&1 &&
 else
 	echo "FAIL: fuzzing or the sanitizer build, see $fuzz_log and $fuzz_build/meson-logs/testlog.txt" | tee -a "$fuzz_log"
 	echo "CPVM-SUMMARY: 0 passed, 1 failed, 0 skipped" >>"$fuzz_log"
-	failed=$((failed + 1))
+	failure "fuzzing or the sanitizer build, see $fuzz_log"
 fi
 
 # One closing line over every check: unit tests and each VM suite's checks.
