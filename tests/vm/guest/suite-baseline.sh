@@ -60,7 +60,10 @@ check "node 1 4k, pinned: a warning, no change" \
 check "node 1 4k still runs rep_stosb" test "$(backend_strategy 1 4k)" = rep_stosb
 check "the metrics count the returns" \
 	grep -qx 'clearpaged_slower_returns_total{node="0",backend="4k"} 1' $PROM
-check "a savings summary is logged" wait_log "node 0 saved -[0-9.]* s against the kernel's routine since"
+# The node's total sums a certain 4k loss and a huge backend's result
+# within its noise, so only the 4k part's sign is asked for.
+check "a savings summary is logged, 4k's part negative" \
+	wait_log "node 0 saved -*[0-9.]* s against the kernel's routine since .*: 4k -[0-9.]* s"
 
 # Savings agree everywhere. The load stops, so node 0 (now on kernel)
 # saves no more; then one more summary.
