@@ -30,7 +30,7 @@ void policy_trials_forget(struct policy_node *node);
 int policy_cheapest_cold(const struct policy_config *config,
 			 unsigned int allowed,
 			 const struct policy_calibration *calibration,
-			 const struct policy_node *node);
+			 const struct policy_node *node, bool explore);
 void policy_split_step(const struct policy_config *config,
 		       unsigned int allowed,
 		       const struct policy_calibration *calibration,

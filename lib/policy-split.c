@@ -28,7 +28,7 @@ enum policy_reason policy_split(const struct policy_config *config,
 	    !calibration->valid[node->strategy])
 		return POLICY_R_FITS;
 	policy_pick_strategies(config, allowed, calibration, hot, &unused);
-	*cold = policy_cheapest_cold(config, allowed, calibration, node);
+	*cold = policy_cheapest_cold(config, allowed, calibration, node, false);
 	if (!policy_usable(allowed, calibration, *hot) || *cold < 0 || *cold == *hot)
 		return POLICY_R_FITS;
 	pair = (1 - fraction) * policy_effective_cost(calibration, node, *hot, 0) +
@@ -57,7 +57,7 @@ void policy_split_step(const struct policy_config *config,
 	if (fraction >= 0)
 		node->split_fraction = fraction;
 	policy_pick_strategies(config, allowed, calibration, &hot, &cold);
-	cold = policy_cheapest_cold(config, allowed, calibration, node);
+	cold = policy_cheapest_cold(config, allowed, calibration, node, false);
 	if (fraction >= 0 && fraction <= SPLIT_EDGE) {
 		target = node->split_hot;
 		why = POLICY_R_ONE_KIND;

@@ -36,6 +36,38 @@ void policy_observe(const struct policy_config *config,
 	}
 }
 
+/*
+ * A try of a non-temporal strategy whose cost to the application was not
+ * known: its confirmation waits for the touch probe's share, up to this
+ * many times ConfirmIntervals.
+ */
+#define CONFIRM_TOUCH_WAIT 3
+
+/* Whether what the node's own clears cost the application is known. */
+static bool own_cost_known(const struct policy_config *config,
+			   const struct policy_node *node)
+{
+	if (node->split)
+		return policy_adoptable(config, node, node->split_hot) &&
+		       policy_adoptable(config, node, node->split_cold);
+	return policy_adoptable(config, node, node->strategy);
+}
+
+/* Back to what the node ran before the switch being confirmed. */
+static enum policy_confirm revert(const struct policy_node *node,
+				  struct policy_decision *decision)
+{
+	decision->action = POLICY_REVERT;
+	decision->to = node->switched_from;
+	/* A try out of per folio goes back per folio. */
+	if (node->from_split) {
+		decision->split = true;
+		decision->split_hot = node->from_split_hot;
+		decision->split_cold = node->from_split_cold;
+	}
+	return POLICY_CONFIRM_REVERT;
+}
+
 enum policy_confirm policy_confirm(const struct policy_config *config,
 				   const struct policy_calibration *calibration,
 				   int hot, struct policy_node *node,
@@ -60,10 +92,17 @@ enum policy_confirm policy_confirm(const struct policy_config *config,
 		node->confirm_user_sum += user;
 		node->confirm_user_intervals++;
 	}
+	if (node->confirm_left == 1 && !own_cost_known(config, node) &&
+	    node->confirm_intervals < CONFIRM_TOUCH_WAIT * config->confirm)
+		return POLICY_CONFIRM_PENDING;
 	if (--node->confirm_left)
 		return POLICY_CONFIRM_PENDING;
 	mean = node->confirm_ns_sum / node->confirm_intervals +
 	       policy_own_penalty(node);
+	if (!own_cost_known(config, node)) {
+		policy_set_reason(decision, POLICY_R_TOUCH_UNKNOWN);
+		return revert(node, decision);
+	}
 	/* Only when every interval on both sides was counted. */
 	if (node->before_user_misses >= 0 &&
 	    node->confirm_user_intervals == node->confirm_intervals)
@@ -72,20 +111,12 @@ enum policy_confirm policy_confirm(const struct policy_config *config,
 			  policy_line_miss_ns(calibration, hot);
 	if (mean + penalty <= limit)
 		return POLICY_CONFIRM_KEEP;
-	decision->action = POLICY_REVERT;
-	decision->to = node->switched_from;
-	/* A try out of per folio goes back per folio. */
-	if (node->from_split) {
-		decision->split = true;
-		decision->split_hot = node->from_split_hot;
-		decision->split_cold = node->from_split_cold;
-	}
 	policy_set_reason(decision, mean <= limit ? POLICY_R_USER_MISSES :
 			     node->trying ? POLICY_R_NOT_CHEAPER :
 					    POLICY_R_WORSE);
 	decision->predicted_gain = (mean + penalty - node->before_ns) /
 				   (mean + penalty);
-	return POLICY_CONFIRM_REVERT;
+	return revert(node, decision);
 }
 
 double policy_estimate(const struct policy_config *config,

@@ -215,25 +215,28 @@ enum policy_reason policy_compare(const struct policy_config *config,
 /*
  * The allowed, calibrated, adoptable strategy cheapest on cold pages (with
  * what the application pays for a non-temporal one) that no revert
- * refuted (the configured ColdStrategy, if any), or -1.
+ * refuted (the configured ColdStrategy, if any), or -1. @explore: a
+ * non-temporal one whose cost to the application is not known yet counts
+ * (@allowed has one only where the touch probe or the PMU can measure it).
  */
 int policy_cheapest_cold(const struct policy_config *config,
 			 unsigned int allowed,
 			 const struct policy_calibration *calibration,
-			 const struct policy_node *node)
+			 const struct policy_node *node, bool explore)
 {
 	int s, best = config->cold_strategy;
 
+#define candidate(s)                                                     \
+	(policy_usable(allowed, calibration, s) && !node->refuted_left[s] && \
+	 (explore || policy_adoptable(config, node, s)))
 	if (best >= 0)
-		return policy_usable(allowed, calibration, best) &&
-		       !node->refuted_left[best] &&
-		       policy_adoptable(config, node, best) ? best : -1;
+		return candidate(best) ? best : -1;
 	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
-		if (policy_usable(allowed, calibration, s) && !node->refuted_left[s] &&
-		    policy_adoptable(config, node, s) &&
+		if (candidate(s) &&
 		    (best < 0 || policy_effective_cost(calibration, node, s, 1) <
 				 policy_effective_cost(calibration, node, best, 1)))
 			best = s;
+#undef candidate
 	return best;
 }
 
@@ -241,17 +244,19 @@ enum policy_reason policy_try(const struct policy_config *config,
 			      unsigned int allowed,
 			      const struct policy_calibration *calibration,
 			      const struct policy_node *node, double fraction,
-			      int *target)
+			      double own_ns, int *target)
 {
 	bool cold = fraction < 0 || fraction >= config->up_threshold;
 	int s = node->strategy, hot, unused;
+	double own;
 
 	*target = s;
 	if ((!cold && fraction > config->down_threshold) ||
 	    node->try_left[cold])
 		return POLICY_R_FITS;
 	if (cold) {
-		*target = policy_cheapest_cold(config, allowed, calibration, node);
+		*target = policy_cheapest_cold(config, allowed, calibration,
+					       node, true);
 	} else {
 		policy_pick_strategies(config, allowed, calibration, &hot,
 				       &unused);
@@ -259,17 +264,24 @@ enum policy_reason policy_try(const struct policy_config *config,
 			  !node->refuted_left[hot] &&
 			  policy_adoptable(config, node, hot) ? hot : -1;
 	}
+	if (*target < 0 || *target == s)
+		goto fits;
 	/*
 	 * Worth a try only where the calibration (and what the application
-	 * pays for a non-temporal clear) says it is cheaper.
+	 * pays for a non-temporal clear) says it is cheaper than the current
+	 * strategy, as calibrated and as it cost this interval: with idle
+	 * memory rep stos may clear a cold page at a third of its calibrated
+	 * cost, and a try of what the calibration ranks first loses then.
 	 */
-	if (*target < 0 || *target == s ||
-	    (s >= 0 && s < CLEARPAGE_STRATEGY_COUNT && calibration->valid[s] &&
-	     policy_effective_cost(calibration, node, *target, cold) >=
-	     (1 - config->trial_margin) *
-	     policy_effective_cost(calibration, node, s, cold))) {
-		*target = s;
-		return POLICY_R_FITS;
-	}
+	own = own_ns > 0 ? own_ns + policy_touch_penalty(node, s) : INFINITY;
+	if (s >= 0 && s < CLEARPAGE_STRATEGY_COUNT && calibration->valid[s])
+		own = fmin(own, policy_effective_cost(calibration, node, s, cold));
+	if (isfinite(own) &&
+	    policy_effective_cost(calibration, node, *target, cold) >=
+	    (1 - config->trial_margin) * own)
+		goto fits;
 	return cold ? POLICY_R_TRY_COLD : POLICY_R_TRY_HOT;
+fits:
+	*target = s;
+	return POLICY_R_FITS;
 }

@@ -60,6 +60,7 @@ const char *policy_reason_text(enum policy_reason reason)
 		[POLICY_R_SPLIT] = "clearing each folio as the probe finds it",
 		[POLICY_R_ONE_KIND] = "the folios are nearly all of one kind: one strategy for all",
 		[POLICY_R_PAIR_CHANGED] = "the hot/cold pair is no longer the policy's",
+		[POLICY_R_TOUCH_UNKNOWN] = "the touch probe did not tell what the non-temporal clears cost the application",
 	};
 
 	if (reason < 0 || reason >= POLICY_R_COUNT)
@@ -469,7 +470,8 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		if (why != POLICY_R_MEASURED) {
 			enum policy_reason tried = policy_try(
 				config, allowed, calibration, node,
-				decision->cold_fraction, &target);
+				decision->cold_fraction, obs.ns_per_page,
+				&target);
 
 			if (tried != POLICY_R_TRY_COLD &&
 			    tried != POLICY_R_TRY_HOT) {

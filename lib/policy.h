@@ -213,6 +213,8 @@ enum policy_reason {
 	POLICY_R_SPLIT,			/* hold: per folio */
 	POLICY_R_ONE_KIND,		/* switch: folios all hot or all cold */
 	POLICY_R_PAIR_CHANGED,		/* switch: the pair is not the policy's */
+	POLICY_R_TOUCH_UNKNOWN,		/* revert: a non-temporal try's cost to
+					 * the application stayed unknown */
 	POLICY_R_COUNT
 };
 
@@ -463,16 +465,21 @@ enum policy_reason policy_compare(const struct policy_config *config,
  * with @target the calibration's cheapest cold strategy at or above
  * UpThreshold, TRY_HOT with the hot strategy at or below DownThreshold,
  * either only if no revert refutes it and the calibration has it
- * TrialMargin cheaper than the current strategy there; else FITS. A try
- * then passes the gate as a proposal does (the PMU's corroboration of a
- * cold one, DwellIntervals, backoff, the rate limit); a try whose clears
- * are too few to time for ConfirmIntervals is reverted.
+ * TrialMargin cheaper than the current strategy there, both as calibrated
+ * and as it cost this interval (@own_ns per page, 0 when not timed: a
+ * calibration taken in another memory regime does not outweigh what the
+ * node measures); else FITS. A cold try may pick a non-temporal strategy
+ * whose cost to the application is not known yet where the touch probe
+ * can tell it: the try's own clears are probed, and its confirmation waits
+ * for the share. A try then passes the gate as a proposal does (the PMU's
+ * corroboration of a cold one, DwellIntervals, backoff, the rate limit); a
+ * try whose clears are too few to time for ConfirmIntervals is reverted.
  */
 enum policy_reason policy_try(const struct policy_config *config,
 			      unsigned int allowed,
 			      const struct policy_calibration *calibration,
 			      const struct policy_node *node, double fraction,
-			      int *target);
+			      double own_ns, int *target);
 
 /*
  * split: PER_FOLIO where the temperature probe's cold @fraction lies more

@@ -525,7 +525,7 @@ static void test_stages(void)
 	};
 	const int hot = CLEARPAGE_STRATEGY_REP_STOSB;
 	const int cold = CLEARPAGE_STRATEGY_MOVNTI;
-	int target;
+	int target, i;
 	double gain;
 
 	policy_config_defaults(&config);
@@ -614,8 +614,9 @@ static void test_stages(void)
 	      POLICY_R_BACKING_OFF && node.streak == 3,
 	      "gate: backing off holds it, the streak still grows");
 
-	/* confirm */
+	/* confirm (what the cold strategy costs the application known) */
 	policy_node_init(&node, cold);
+	node.touch_known = true;
 	obs = (struct policy_observation){ .measured = true, .ns_per_page = 210,
 					   .user_misses_per_page = -1 };
 	CHECK(policy_confirm(&config, &c, hot, &node, &obs, &d) ==
@@ -646,6 +647,41 @@ static void test_stages(void)
 	CHECK(policy_confirm(&config, &c, hot, &node, &obs, &d) ==
 	      POLICY_CONFIRM_REVERT && d.reason_id == POLICY_R_USER_MISSES,
 	      "confirm: 150 ns but 64 more user misses a page at 5.3 ns each: revert, misses");
+
+	/*
+	 * A try of a non-temporal strategy under NonTemporal=auto before the
+	 * touch probe told its share: the confirmation waits for it, up to
+	 * three times ConfirmIntervals, then reverts.
+	 */
+	config.non_temporal = POLICY_NT_AUTO;
+	node.touch_known = false;
+	node.confirm_left = config.confirm;
+	node.confirm_ns_sum = 0;
+	node.confirm_intervals = 0;
+	node.before_user_misses = -1;
+	obs.user_misses_per_page = -1;
+	for (i = 1; i < 3 * (int)config.confirm; i++)
+		if (policy_confirm(&config, &c, hot, &node, &obs, &d) !=
+		    POLICY_CONFIRM_PENDING)
+			break;
+	CHECK(i == 3 * (int)config.confirm && node.confirm_left == 1,
+	      "confirm: a non-temporal try whose touch share is unknown stays pending for %u intervals (%d)",
+	      3 * config.confirm - 1, i - 1);
+	CHECK(policy_confirm(&config, &c, hot, &node, &obs, &d) ==
+	      POLICY_CONFIRM_REVERT && d.to == CLEARPAGE_STRATEGY_KERNEL &&
+	      d.reason_id == POLICY_R_TOUCH_UNKNOWN,
+	      "confirm: still unknown after %u intervals: reverted, though 150 ns saved 25%% (%s)",
+	      3 * config.confirm, d.reason);
+	node.confirm_left = config.confirm;
+	node.confirm_ns_sum = 0;
+	node.confirm_intervals = 0;
+	policy_confirm(&config, &c, hot, &node, &obs, &d);
+	node.touch_known = true;
+	CHECK(policy_confirm(&config, &c, hot, &node, &obs, &d) ==
+	      POLICY_CONFIRM_PENDING &&
+	      policy_confirm(&config, &c, hot, &node, &obs, &d) ==
+	      POLICY_CONFIRM_KEEP,
+	      "confirm: the share known after its first interval: kept after ConfirmIntervals, as any other");
 }
 
 /* The guard: slower than the kernel over the window, back to kernel. */
@@ -770,7 +806,7 @@ struct trial_run {
 	struct policy_node node;
 	unsigned int trials;
 	int switches, reverts, last_switch;
-	enum policy_reason last_reason;
+	enum policy_reason last_reason, revert_reason;
 	double last_gain, last_bound;
 	/*
 	 * What reference and trial frames cost amid the node's other clears,
@@ -870,6 +906,8 @@ step:
 		return;
 	r->last_gain = d.predicted_gain;
 	r->last_bound = d.gain_bound;
+	if (d.action == POLICY_REVERT)
+		r->revert_reason = d.reason_id;
 	policy_applied(&r->config, &r->node, &d);
 	if (d.action == POLICY_SWITCH)
 		r->switches++;
@@ -1070,6 +1108,109 @@ static void test_trials_try(void)
 	CHECK(d.action == POLICY_REVERT && d.to == CLEARPAGE_STRATEGY_REP_STOSB &&
 	      d.reason_id == POLICY_R_NOT_CHEAPER,
 	      "a try not timed for ConfirmIntervals is reverted (%s)", d.reason);
+}
+
+/*
+ * A calibration taken in another memory regime (seen on 4 KiB pages, Xeon
+ * 6/207, burst): rep stos clears the cold pages at a quarter of its
+ * calibrated cost, below what movnti costs calibrated and live. The try
+ * weighs the calibration's pick against what the node's strategy cost,
+ * not only against its calibration: no try.
+ */
+static void test_trials_try_regime(void)
+{
+	static const double hot[] = { 31, 31, 32, 93, 366, 0 };
+	static const double cold[] = { 765, 765, 765, 650, 367, 0 };
+	static const double live[] = { 200, 200, 210, 450, 400, 0 };
+	struct trial_run r;
+	int i, s;
+
+	printf("trials: a calibration of another regime, live rep_stosb below it\n");
+	trial_run_init(&r);
+	r.allowed = ALLOWED_NO_CLZERO;
+	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		r.calibration.valid[s] = s != CLEARPAGE_STRATEGY_CLZERO;
+		r.calibration.hot_ns[s] = hot[s];
+		r.calibration.cold_ns[s] = cold[s];
+	}
+	r.probed_cold = 1;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 120; i++)
+		trial_interval(&r, i, live, 0.05, 0);
+	CHECK(r.tries == 0 && r.switches == 0 &&
+	      r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB,
+	      "cold pages rep_stosb clears at 200 ns, movnti calibrated at 367: no try in 120 intervals (%d tries, %d switches, on %s)",
+	      r.tries, r.switches, names[r.node.strategy]);
+	trial_run_init(&r);
+	r.allowed = ALLOWED_NO_CLZERO;
+	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		r.calibration.valid[s] = s != CLEARPAGE_STRATEGY_CLZERO;
+		r.calibration.hot_ns[s] = hot[s];
+		r.calibration.cold_ns[s] = cold[s];
+	}
+	r.probed_cold = 1;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 10; i++)
+		trial_interval(&r, i, cold, 0.05, 0);
+	CHECK(r.tries == 1 && r.node.strategy == CLEARPAGE_STRATEGY_MOVNTI,
+	      "the same pages at the calibrated 765 ns: movnti tried and kept (%d tries, on %s)",
+	      r.tries, names[r.node.strategy]);
+}
+
+/*
+ * NonTemporal=auto, no PMU, cold folios, the touch probe there but its
+ * first lines still to come (they are loaded some time after the clear):
+ * the first try goes to the cheapest cold strategy, clzero, whose own
+ * clears the probe then samples; the try is kept once the share is known
+ * and small, reverted if it stays unknown.
+ */
+static void test_trials_try_touch(void)
+{
+	struct trial_run r;
+	int i, tried_at = -1;
+
+	printf("trials: a non-temporal try before the touch probe told its share\n");
+	trial_run_init(&r);
+	r.config.non_temporal = POLICY_NT_AUTO;
+	r.touch = true;
+	r.probed_cold = 1;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 30 && tried_at < 0; i++) {
+		trial_interval(&r, i, live_burst, 0.05, 0);
+		if (r.tries)
+			tried_at = i;
+	}
+	CHECK(tried_at >= 0 && r.node.strategy == CLEARPAGE_STRATEGY_CLZERO,
+	      "cold folios, share unknown: clzero tried first (at interval %d, on %s)",
+	      tried_at, names[r.node.strategy]);
+	for (; i < tried_at + 3; i++)
+		trial_interval(&r, i, live_burst, 0.05, 0);
+	CHECK(r.reverts == 0 && r.last_reason == POLICY_R_CONFIRMING,
+	      "its confirmation waits for the share past ConfirmIntervals (%s)",
+	      policy_reason_text(r.last_reason));
+	r.touch_share = 0.05;
+	for (; i < tried_at + 12; i++)
+		trial_interval(&r, i, live_burst, 0.05, 0);
+	CHECK(r.reverts == 0 && r.node.strategy == CLEARPAGE_STRATEGY_CLZERO,
+	      "the share then known, 5%%: clzero kept (%d reverts, on %s)",
+	      r.reverts, names[r.node.strategy]);
+
+	trial_run_init(&r);
+	r.config.non_temporal = POLICY_NT_AUTO;
+	r.touch = true;
+	r.probed_cold = 1;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	tried_at = -1;
+	for (i = 0; i < 40 && !r.reverts; i++) {
+		trial_interval(&r, i, live_burst, 0.05, 0);
+		if (r.tries && tried_at < 0)
+			tried_at = i;
+	}
+	CHECK(r.tries == 1 && r.reverts == 1 && i - tried_at == 1 + 3 * (int)r.config.confirm &&
+	      r.revert_reason == POLICY_R_TOUCH_UNKNOWN &&
+	      !policy_non_temporal(r.node.strategy),
+	      "a share that never comes: the try reverted after 3 x ConfirmIntervals timed (%d intervals after it, on %s)",
+	      i - tried_at, names[r.node.strategy]);
 }
 
 /*
@@ -1514,6 +1655,8 @@ int main(int argc, char **argv)
 	test_trials_phases();
 	test_trials_systemic();
 	test_trials_try();
+	test_trials_try_regime();
+	test_trials_try_touch();
 	test_trials_biased();
 	test_trials_noise();
 	test_trials_try_kinds();
