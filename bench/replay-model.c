@@ -381,6 +381,25 @@ static void record_interval(struct replay *r, unsigned int at, int phase,
 	r->reverts += d->action == POLICY_REVERT;
 }
 
+/* What clearpaged has the module do: the strategy, or the probe mode. */
+struct module_set {
+	struct replay *r;
+	int *strategy;
+};
+
+static bool module_apply(void *ctx, const struct policy_decision *d)
+{
+	struct module_set *set = ctx;
+
+	*set->strategy = d->to;
+	set->r->split = d->split;
+	if (d->split) {
+		set->r->split_hot = d->split_hot;
+		set->r->split_cold = d->split_cold;
+	}
+	return true;
+}
+
 /*
  * One arm over the whole workload: total ns, and ns per phase in
  * @phase_ns. @arm is a strategy, or ADAPTIVE.
@@ -403,8 +422,10 @@ double replay_run_arm(struct replay *r, int arm, double *phase_ns,
 		.can_split = r->huge && r->probes.threshold,
 	};
 	double total = 0;
-	unsigned int interval = 0, trials = 0;
-	int strategy = arm == ADAPTIVE ? r->hot : arm;
+	/* The first interval has no trials: clearpaged sets them after it. */
+	unsigned int interval = 0, trials = 0, timed;
+	int strategy = arm == ADAPTIVE ? r->hot : arm, was;
+	struct module_set set = { r, &strategy };
 	/* The module's sample sequence counts the strategy's own clears. */
 	uint64_t seq = 0;
 
@@ -430,10 +451,6 @@ double replay_run_arm(struct replay *r, int arm, double *phase_ns,
 			struct policy_decision d;
 			double ns;
 
-			if (arm == ADAPTIVE)
-				trials = policy_trials(&r->config, r->allowed,
-						       extra.touch,
-						       &r->calibration, &backend.node);
 			ns = clear_interval(r, strategy, trials,
 					    r->phases[ph].hot_share, &c, &seq);
 			phase_ns[ph] += ns;
@@ -441,20 +458,16 @@ double replay_run_arm(struct replay *r, int arm, double *phase_ns,
 			if (arm != ADAPTIVE)
 				continue;
 			count_interval(r, strategy, &c, &now);
-			policy_backend_step(&r->config, r->allowed, &r->calibration,
-					    &backend, &now, &extra, POLICY_R_NONE,
-					    &sample, &d);
+			timed = trials;
+			was = strategy;
+			trials = policy_backend_step(&r->config, r->allowed,
+						     &r->calibration, &backend,
+						     &now, &extra, POLICY_R_NONE,
+						     module_apply, &set, &sample,
+						     &d);
 			if (record)
-				record_interval(r, interval, ph, strategy, trials,
+				record_interval(r, interval, ph, was, timed,
 						&c, ns, &sample, &d);
-			if (d.action != POLICY_HOLD) {
-				policy_applied(&r->config, &backend.node, &d);
-				strategy = backend.node.strategy;
-				/* The module's probe mode, as clearpaged sets it. */
-				r->split = backend.node.split;
-				r->split_hot = backend.node.split_hot;
-				r->split_cold = backend.node.split_cold;
-			}
 		}
 	}
 	if (record) {

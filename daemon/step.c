@@ -94,8 +94,10 @@ int manager_set_backend(struct manager *m, unsigned int node, int backend,
 	return err;
 }
 
-static void apply(struct manager *m, const struct cp_node_info *info,
-		  int backend, struct backend_state *u, struct policy_decision *d)
+/* A SWITCH or REVERT the policy decided: true where it took effect. */
+static bool apply(struct manager *m, const struct cp_node_info *info,
+		  int backend, struct backend_state *u,
+		  const struct policy_decision *d)
 {
 	const char *message_id = d->action == POLICY_REVERT ? MESSAGE_ID_REVERT :
 							      MESSAGE_ID_SWITCH;
@@ -110,7 +112,7 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 					d->reason);
 		}
 		u->dry_run_logged = d->to + 1;
-		return;
+		return false;
 	}
 	/* Per folio: the huge backend's probe mode, as the daemon's. */
 	snprintf(what, sizeof(what), "setting %s%s",
@@ -122,11 +124,10 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
 			  "node %u is pinned by an administrator; leaving it alone (%s backend)",
 			  info->node, cp_backend_name(backend));
-		return;
+		return false;
 	}
 	if (err)
-		return;
-	policy_applied(&m->config.policy, &u->policy.node, d);
+		return false;
 	u->changed_by_us = true;
 	if (d->action == POLICY_REVERT)
 		u->reverts++;
@@ -141,10 +142,11 @@ static void apply(struct manager *m, const struct cp_node_info *info,
 			 d->reason, policy_strategy_name(d->split_hot),
 			 policy_strategy_name(d->split_cold));
 		record_decision(u, "switched", d->from, d->to, reason);
-		return;
+		return true;
 	}
 	record_decision(u, d->action == POLICY_REVERT ? "reverted" : "switched",
 			d->from, d->to, d->reason);
+	return true;
 }
 
 /* The node's LLC counters over the interval, where the PMU has them. */
@@ -211,27 +213,19 @@ static bool trials_wanted(const struct manager *m,
 	       !m->config.dry_run;
 }
 
-/*
- * Set the backend's trial candidates to what the policy wants now
- * (@measured: the PMU or the touch probe measures what a non-temporal
- * clear costs the application).
- */
+/* Set the backend's trial candidates to @trials, what the policy wants. */
 static void set_trials(struct manager *m, const struct cp_node_info *info,
 		       int backend, struct backend_state *u,
-		       const struct policy_calibration *calibration,
-		       bool measured)
+		       unsigned int trials)
 {
 	const struct cp_backend_info *be = &info->backend[backend];
-	unsigned int trials = 0;
 	int err;
 
 	if (!be->has_trials)
 		return;
 	/* u->pinned: a set refused with -EBUSY, before the pin's event. */
-	if (trials_wanted(m, be, u) && !u->pinned)
-		trials = policy_trials(&m->config.policy,
-				       m->allowed & available_mask(info),
-				       measured, calibration, &u->policy.node);
+	if (u->pinned)
+		trials = 0;
 	if (trials == be->trials)
 		return;
 	err = cp_set_trials(m->client, info->node, backend, trials);
@@ -251,11 +245,12 @@ static void set_trials(struct manager *m, const struct cp_node_info *info,
 /*
  * The policy's guard found the backend's strategy slower than the kernel's
  * routine over the window (@d): return it to kernel, or, pinned, in a dry
- * run or monitoring only, say once what would happen.
+ * run or monitoring only, say once what would happen. True where it
+ * returned it.
  */
-static void guard_act(struct manager *m, const struct cp_node_info *info,
+static bool guard_act(struct manager *m, const struct cp_node_info *info,
 		      int backend, struct backend_state *u,
-		      struct policy_decision *d)
+		      const struct policy_decision *d)
 {
 	const struct cp_backend_info *be = &info->backend[backend];
 	int err;
@@ -275,13 +270,12 @@ static void guard_act(struct manager *m, const struct cp_node_info *info,
 				   "dry run: would return it to kernel");
 		}
 		u->slower_warned = true;
-		return;
+		return false;
 	}
 	err = manager_set_backend(m, info->node, backend, u, NULL,
 				  "returning to kernel");
 	if (err)
-		return;
-	policy_applied(&m->config.policy, &u->policy.node, d);
+		return false;
 	u->changed_by_us = true;
 	u->slower_returns++;
 	record_decision(u, "returned", be->strategy, CLEARPAGE_STRATEGY_KERNEL,
@@ -289,6 +283,24 @@ static void guard_act(struct manager *m, const struct cp_node_info *info,
 	log_slower(LOG_NOTICE, MESSAGE_ID_SLOWER, info->node, backend,
 		   be->strategy, d->ns_per_page, d->kernel_ns_per_page,
 		   d->window_seconds, "returned to kernel");
+	return true;
+}
+
+/* One backend's interval, for the policy to apply its decisions. */
+struct step_ctx {
+	struct manager *m;
+	const struct cp_node_info *info;
+	int backend;
+	struct backend_state *u;
+};
+
+static bool step_apply(void *ctx, const struct policy_decision *d)
+{
+	struct step_ctx *c = ctx;
+
+	if (d->slower)
+		return guard_act(c->m, c->info, c->backend, c->u, d);
+	return apply(c->m, c->info, c->backend, c->u, d);
 }
 
 static void step_backend(struct manager *m, const struct cp_node_info *info,
@@ -301,6 +313,8 @@ static void step_backend(struct manager *m, const struct cp_node_info *info,
 	struct policy_counters now;
 	struct policy_decision d;
 	struct policy_extra extra = *pmu;
+	struct step_ctx ctx = { m, info, backend, u };
+	unsigned int trials;
 
 	if (!u->known) {
 		/* Later changes of the pin arrive as events (on_module_event). */
@@ -328,9 +342,11 @@ static void step_backend(struct manager *m, const struct cp_node_info *info,
 	extra.can_split = backend == CLEARPAGE_BACKEND_HUGE && be->has_probe &&
 			  info->probe.threshold_ticks > 0;
 	calibration_of(info, backend, &calibration);
-	policy_backend_step(&m->config.policy, m->allowed & available_mask(info),
-			    &calibration, &u->policy, &now, &extra,
-			    hands_off(be, u), &sample, &d);
+	trials = policy_backend_step(&m->config.policy,
+				     m->allowed & available_mask(info),
+				     &calibration, &u->policy, &now, &extra,
+				     hands_off(be, u), step_apply, &ctx, &sample,
+				     &d);
 	/* The live baseline: the time saved against the kernel's routine. */
 	baseline_savings_add(&u->savings, &sample, m->config.policy.min_samples);
 	log_line(LOG_DEBUG, "node %u %s: %s, %llu samples, %.0f ns/page, cold %.2f, %llu units probed, touched %.2f, kernel LLC miss ratio %.2f, user LLC misses/page %.1f, saved %.0f ns this interval: %s",
@@ -346,14 +362,12 @@ static void step_backend(struct manager *m, const struct cp_node_info *info,
 		 u->savings.last_valid ? u->savings.last_saved_ns : 0, d.reason);
 	u->cold_fraction = d.cold_fraction;
 	u->ns_per_page = policy_mean(sample.sample_ns, sample.samples);
-	if (d.slower)
+	/* A SWITCH or REVERT went to step_apply(); a guard's hold warns. */
+	if (d.slower && d.action == POLICY_HOLD)
 		guard_act(m, info, backend, u, &d);
-	else if (d.action != POLICY_HOLD)
-		apply(m, info, backend, u, &d);
 	if (!d.slower)
 		u->slower_warned = false;
-	set_trials(m, info, backend, u, &calibration,
-		   sample.counted || sample.touch);
+	set_trials(m, info, backend, u, trials);
 }
 
 void manager_step_node(struct manager *m, const struct cp_node_info *info,

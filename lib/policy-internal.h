@@ -3,13 +3,17 @@
  * The policy's own helpers, shared by its files (not an API): policy.c
  * (names, configuration, the node, one interval's step and its
  * application), policy-stages.c (observe, confirm, estimate, propose, gate,
- * guard), policy-trials.c (trial candidates, the compare stage, tries) and
- * policy-split.c (per folio).
+ * guard), policy-trials.c (trial candidates, the compare stage, tries),
+ * policy-split.c (per folio) and policy-touch.c (what a non-temporal clear
+ * costs the application).
  */
 #ifndef CLEARPAGE_POLICY_INTERNAL_H
 #define CLEARPAGE_POLICY_INTERNAL_H
 
 #include "policy.h"
+
+/* 64-byte cache lines in a 4 KiB page. */
+#define POLICY_LINES_PER_PAGE (4096 / 64)
 
 /* The longest a revert refutes a strategy for, in intervals. */
 #define REFUTE_MAX 86400U

@@ -6,9 +6,6 @@
 
 #include "policy-internal.h"
 
-/* 64-byte cache lines in a 4 KiB page. */
-#define LINES_PER_PAGE (4096 / 64)
-
 static const char *const strategy_names[] = CLEARPAGE_STRATEGY_NAMES;
 
 const char *policy_strategy_name(int strategy)
@@ -99,87 +96,6 @@ void policy_config_defaults(struct policy_config *config)
 	};
 }
 
-unsigned int policy_allowed(const struct policy_config *config,
-			    unsigned int allowed, bool measured)
-{
-	if (config->non_temporal == POLICY_NT_NO ||
-	    (config->non_temporal == POLICY_NT_AUTO && !measured))
-		allowed &= ~((1U << CLEARPAGE_STRATEGY_MOVNTI) |
-			     (1U << CLEARPAGE_STRATEGY_CLZERO));
-	return allowed;
-}
-
-bool policy_non_temporal(int strategy)
-{
-	return strategy == CLEARPAGE_STRATEGY_MOVNTI ||
-	       strategy == CLEARPAGE_STRATEGY_CLZERO;
-}
-
-/* The touch probe's sums lose this share of their weight each interval. */
-#define TOUCH_DECAY 0.9
-
-double policy_touch_share(const struct policy_config *config,
-			  const struct policy_node *node)
-{
-	if (node->touch_probed < (double)config->min_samples ||
-	    node->touch_probed <= 0)
-		return -1;
-	return node->touch_cached / node->touch_probed;
-}
-
-void policy_touch_update(const struct policy_config *config,
-			 const struct policy_calibration *calibration,
-			 int hot_strategy, struct policy_node *node,
-			 const struct policy_sample *sample)
-{
-	double share;
-
-	/*
-	 * Decayed only by intervals that loaded lines: the application's
-	 * habit is known across a phase without non-temporal clears.
-	 */
-	if (sample->touch_probed) {
-		node->touch_probed = node->touch_probed * TOUCH_DECAY +
-				     (double)sample->touch_probed;
-		node->touch_cached = node->touch_cached * TOUCH_DECAY +
-				     (double)sample->touch_cached;
-	}
-	share = policy_touch_share(config, node);
-	node->counted = sample->counted;
-	node->touch_known = share >= 0 && !sample->counted;
-	node->touch_penalty_ns = node->touch_known ?
-		share * LINES_PER_PAGE *
-		policy_line_miss_ns(calibration, hot_strategy) : 0;
-}
-
-double policy_touch_penalty(const struct policy_node *node, int strategy)
-{
-	return policy_non_temporal(strategy) ? node->touch_penalty_ns : 0;
-}
-
-/* What the application pays per page of the node's own clears. */
-double policy_own_penalty(const struct policy_node *node)
-{
-	if (!node->split)
-		return policy_touch_penalty(node, node->strategy);
-	return node->split_fraction *
-		       policy_touch_penalty(node, node->split_cold) +
-	       (1 - node->split_fraction) *
-		       policy_touch_penalty(node, node->split_hot);
-}
-
-/*
- * Whether @strategy may be adopted: a non-temporal one without the PMU
- * (NonTemporal=auto) only once the touch probe says what it costs the
- * application.
- */
-bool policy_adoptable(const struct policy_config *config,
-		      const struct policy_node *node, int strategy)
-{
-	return !policy_non_temporal(strategy) || node->counted ||
-	       config->non_temporal != POLICY_NT_AUTO || node->touch_known;
-}
-
 void policy_node_init(struct policy_node *node, int strategy)
 {
 	*node = (struct policy_node){
@@ -268,7 +184,7 @@ double policy_line_miss_ns(const struct policy_calibration *calibration,
 		return 0;
 	spread = calibration->cold_ns[hot_strategy] -
 		 calibration->hot_ns[hot_strategy];
-	return spread > 0 ? spread / LINES_PER_PAGE : 0;
+	return spread > 0 ? spread / POLICY_LINES_PER_PAGE : 0;
 }
 
 double policy_predict(const struct policy_calibration *calibration,
@@ -624,15 +540,16 @@ void policy_applied(const struct policy_config *config,
 	}
 }
 
-void policy_backend_step(const struct policy_config *config,
-			 unsigned int allowed,
-			 const struct policy_calibration *calibration,
-			 struct policy_backend *b,
-			 const struct policy_counters *now,
-			 const struct policy_extra *extra,
-			 enum policy_reason hands_off,
-			 struct policy_sample *sample,
-			 struct policy_decision *decision)
+unsigned int policy_backend_step(const struct policy_config *config,
+				 unsigned int allowed,
+				 const struct policy_calibration *calibration,
+				 struct policy_backend *b,
+				 const struct policy_counters *now,
+				 const struct policy_extra *extra,
+				 enum policy_reason hands_off,
+				 policy_apply_fn *apply, void *ctx,
+				 struct policy_sample *sample,
+				 struct policy_decision *decision)
 {
 	if (!b->known || b->node.strategy != now->strategy ||
 	    b->node.split != now->split ||
@@ -657,4 +574,10 @@ void policy_backend_step(const struct policy_config *config,
 	sample->user_misses = extra->user_misses;
 	policy_step(config, allowed, calibration, &b->node, sample, hands_off,
 		    decision);
+	if (decision->action != POLICY_HOLD && apply(ctx, decision))
+		policy_applied(config, &b->node, decision);
+	if (!extra->trials)
+		return 0;
+	return policy_trials(config, allowed, extra->counted || extra->touch,
+			     calibration, &b->node);
 }

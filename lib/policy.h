@@ -608,18 +608,23 @@ struct policy_extra {
  * backend seen for the first time, or whose strategy someone else changed
  * (@now->strategy is not the policy's), starts afresh; the counters at the
  * interval's end (@now) and @extra become @sample; policy_step() decides
- * (@hands_off: POLICY_R_PINNED, POLICY_R_HELD or POLICY_R_NONE). The driver applies a
- * SWITCH or REVERT (the module may refuse it) and then calls
- * policy_applied() on @b->node.
+ * (@hands_off: POLICY_R_PINNED, POLICY_R_HELD or POLICY_R_NONE); a SWITCH
+ * or REVERT goes to @apply (with @ctx), and where it put the decision into
+ * effect (the module may refuse it; a dry run does not), policy_applied()
+ * follows. Returns the trial candidates the backend should time in the
+ * next interval (policy_trials(); 0 without @extra->trials).
  */
-void policy_backend_step(const struct policy_config *config,
-			 unsigned int allowed,
-			 const struct policy_calibration *calibration,
-			 struct policy_backend *b,
-			 const struct policy_counters *now,
-			 const struct policy_extra *extra,
-			 enum policy_reason hands_off,
-			 struct policy_sample *sample,
-			 struct policy_decision *decision);
+typedef bool policy_apply_fn(void *ctx, const struct policy_decision *decision);
+
+unsigned int policy_backend_step(const struct policy_config *config,
+				 unsigned int allowed,
+				 const struct policy_calibration *calibration,
+				 struct policy_backend *b,
+				 const struct policy_counters *now,
+				 const struct policy_extra *extra,
+				 enum policy_reason hands_off,
+				 policy_apply_fn *apply, void *ctx,
+				 struct policy_sample *sample,
+				 struct policy_decision *decision);
 
 #endif /* CLEARPAGED_POLICY_H */

@@ -12,7 +12,8 @@
  * per strategy, reference and trial frames apart) and reads them with
  * cp_backend_counters(), as clearpaged does; the replay's keeps its own
  * running sums, as bench/replay-model.c does. Both step the policy with
- * policy_backend_step() and name trial candidates with policy_trials().
+ * policy_backend_step(), which applies their decisions through each
+ * driver's callback and names the next interval's trial candidates.
  * Every interval's action, target, reason and candidates must agree, and
  * the trace must make the policy act (switch to a cold strategy in the
  * cold phase) for the agreement to mean anything.
@@ -110,6 +111,15 @@ static void replay_count(struct policy_counters *now, int strategy,
 	}
 }
 
+/* The driver's module takes every decision. */
+static bool driver_apply(void *ctx, const struct policy_decision *decision)
+{
+	struct driver *d = ctx;
+
+	d->strategy = decision->to;
+	return true;
+}
+
 static void driver_init(struct driver *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -146,29 +156,27 @@ int main(void)
 		struct policy_counters now;
 		struct interval in;
 
-		/* Candidates for this interval, from each driver's policy. */
-		daemon.trials = daemon.backend.known ?
-			policy_trials(&config, allowed, false, &calibration,
-				      &daemon.backend.node) : 0;
-		replay.trials = replay.backend.known ?
-			policy_trials(&config, allowed, false, &calibration,
-				      &replay.backend.node) : 0;
+		/* This interval's candidates, as the last step named them. */
+		unsigned int dt = daemon.trials, rt = replay.trials;
 
-		clear_interval(daemon.strategy, daemon.trials, cold, &in);
+		clear_interval(daemon.strategy, dt, cold, &in);
 		module_count(&daemon.info, daemon.strategy, &in);
 		cp_backend_counters(&daemon.info, BACKEND, &now);
-		policy_backend_step(&config, allowed, &calibration,
-				    &daemon.backend, &now, &extra, POLICY_R_NONE,
-				    &ds, &dd);
+		daemon.trials = policy_backend_step(&config, allowed, &calibration,
+						    &daemon.backend, &now, &extra,
+						    POLICY_R_NONE, driver_apply,
+						    &daemon, &ds, &dd);
 
-		clear_interval(replay.strategy, replay.trials, cold, &in);
+		clear_interval(replay.strategy, rt, cold, &in);
 		replay_count(&replay.sums, replay.strategy, &in);
-		policy_backend_step(&config, allowed, &calibration,
-				    &replay.backend, &replay.sums, &extra, POLICY_R_NONE,
-				    &rs, &rd);
+		replay.trials = policy_backend_step(&config, allowed, &calibration,
+						    &replay.backend, &replay.sums,
+						    &extra, POLICY_R_NONE,
+						    driver_apply, &replay, &rs, &rd);
 
 		if (dd.action == rd.action && dd.to == rd.to &&
-		    dd.reason_id == rd.reason_id && daemon.trials == replay.trials &&
+		    dd.reason_id == rd.reason_id && dt == rt &&
+		    daemon.trials == replay.trials &&
 		    ds.pages == rs.pages && ds.samples == rs.samples) {
 			agreed++;
 		} else if (first_differ < 0) {
@@ -177,22 +185,16 @@ int main(void)
 				 "interval %d: daemon %s -> %s (%s, trials %#x, %llu pages), replay %s -> %s (%s, trials %#x, %llu pages)",
 				 i, policy_strategy_name(dd.from),
 				 policy_strategy_name(dd.to), dd.reason,
-				 daemon.trials, (unsigned long long)ds.pages,
+				 dt, (unsigned long long)ds.pages,
 				 policy_strategy_name(rd.from),
 				 policy_strategy_name(rd.to), rd.reason,
-				 replay.trials, (unsigned long long)rs.pages);
+				 rt, (unsigned long long)rs.pages);
 		}
 		if (dd.action != POLICY_HOLD) {
-			policy_applied(&config, &daemon.backend.node, &dd);
-			daemon.strategy = dd.to;
 			switches++;
 			if (cold && (dd.to == CLEARPAGE_STRATEGY_MOVNTI ||
 				     dd.to == CLEARPAGE_STRATEGY_CLZERO))
 				cold_switch++;
-		}
-		if (rd.action != POLICY_HOLD) {
-			policy_applied(&config, &replay.backend.node, &rd);
-			replay.strategy = replay.backend.node.strategy;
 		}
 	}
 	CHECK(first_differ < 0,
