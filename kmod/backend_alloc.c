@@ -103,23 +103,13 @@ static void clear_allocated_own(struct clearpage_node *node, int strategy,
 				struct page *page, long fault,
 				unsigned int nr_pages)
 {
-	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
 	struct clearpage_ranges r = { node, strategy, page };
-	unsigned int first, n;
 
-	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
+	if (strategy == CLEARPAGE_STRATEGY_KERNEL)
 		clear_range_atomic(&r, strategy, 0, nr_pages);
-		return;
-	}
-	if (fault >= 0) {
-		clearpage_folio_ranges(strategy, fault, nr_pages, chunk,
-				       clear_range_atomic, &r);
-		return;
-	}
-	for (first = 0; first < nr_pages; first += n) {
-		n = min(chunk, nr_pages - first);
-		clear_range_atomic(&r, strategy, first, n);
-	}
+	else
+		clearpage_folio_ranges_from(strategy, fault, nr_pages,
+					    clear_range_atomic, &r);
 }
 
 /*

@@ -255,6 +255,17 @@ struct clearpage_ranges {
 	int strategy;
 	struct page *page;
 };
+/*
+ * @nr_pages subpages as ranges of at most huge_chunk_kb with @strategy:
+ * the faulting subpage @fault last (clearpage_folio_ranges()), or in
+ * address order where none faults in them (@fault < 0).
+ */
+void clearpage_folio_ranges_from(int strategy, long fault,
+				 unsigned int nr_pages,
+				 void (*clear)(void *ctx, int routine,
+					       unsigned long first,
+					       unsigned long n),
+				 void *ctx);
 /* The running kernel's own clear, counted (and timed, for a reference). */
 void clearpage_folio_clear_kernel(struct clearpage_node *node,
 				  struct page *page, unsigned int fault,

@@ -79,6 +79,32 @@ static void clear_range(void *arg, int routine, unsigned long first,
 }
 
 /*
+ * @nr_pages subpages as ranges of at most huge_chunk_kb with @strategy:
+ * the faulting subpage @fault last (clearpage_folio_ranges()), or in
+ * address order where none faults in them (@fault < 0).
+ */
+void clearpage_folio_ranges_from(int strategy, long fault,
+				 unsigned int nr_pages,
+				 void (*clear)(void *ctx, int routine,
+					       unsigned long first,
+					       unsigned long n),
+				 void *ctx)
+{
+	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
+	unsigned int first, n;
+
+	if (fault >= 0) {
+		clearpage_folio_ranges(strategy, fault, nr_pages, chunk, clear,
+				       ctx);
+		return;
+	}
+	for (first = 0; first < nr_pages; first += n) {
+		n = min(chunk, nr_pages - first);
+		clear(ctx, strategy, first, n);
+	}
+}
+
+/*
  * As ranges of at most huge_chunk_kb; a gigantic folio with the node's
  * helpers where it has some (helpers.c).
  */
@@ -92,6 +118,7 @@ void clearpage_folio_clear_ranges(struct clearpage_node *node, int strategy,
 	    clearpage_clear_helped(node, strategy, page, fault, nr_pages))
 		return;
 
+	/* Inlined: the hot path's call stays direct. */
 	clearpage_folio_ranges(strategy, fault, nr_pages,
 			       READ_ONCE(clearpage_huge_chunk_pages),
 			       clear_range, &r);
@@ -137,9 +164,8 @@ static void clear_measured(struct clearpage_node *node, int way,
 			   unsigned int m, unsigned int nr_pages, bool resched,
 			   bool allocator)
 {
-	unsigned int chunk = READ_ONCE(clearpage_huge_chunk_pages);
 	struct trial t = { nth_page(page, first), resched, true, 0 };
-	unsigned int i, n;
+	unsigned int i;
 
 	if (way == CLEARPAGE_STRATEGY_KERNEL) {
 		if (m == nr_pages && !allocator) {
@@ -160,15 +186,9 @@ static void clear_measured(struct clearpage_node *node, int way,
 		}
 		return;
 	}
-	if (m == nr_pages && fault >= 0) {
-		clearpage_folio_ranges(way, fault, nr_pages, chunk,
-				       clear_trial_range, &t);
-	} else {
-		for (i = 0; i < m; i += n) {
-			n = min(chunk, m - i);
-			clear_trial_range(&t, way, i, n);
-		}
-	}
+	/* A part never holds the faulting subpage: address order. */
+	clearpage_folio_ranges_from(way, m == nr_pages ? fault : -1, m,
+				    clear_trial_range, &t);
 	clearpage_measured_done(node, CLEARPAGE_BACKEND_HUGE, way, m, t.timed,
 				t.ns);
 }
