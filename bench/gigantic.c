@@ -29,28 +29,7 @@
 #include <x86intrin.h>
 
 #include "bench.h"
-#include "pmu.h"
-
-#define GIGANTIC (1UL << 30)
-#define GIGANTIC_PAGES (GIGANTIC / BENCH_PAGE)
-#define MAX_THREADS 32
-#define REGIMES 3
-#define ENOUGH 1.10	/* a step of threads must be 10% faster */
-
-static const char *const regime_names[REGIMES] = { "burst", "sustained",
-						   "loaded" };
-
-struct gigantic {
-	unsigned int mask;		/* strategies */
-	unsigned long chunk_pages;
-	int cpus[MAX_THREADS];		/* the node's, the first one first */
-	int nr_cpus;
-	int threads[MAX_THREADS];	/* counts to measure */
-	int nr_threads;
-	const char *thread_list;	/* --threads, or NULL: 1, 2, 4 ... */
-	bool regime[REGIMES];
-	struct bench_args args;
-};
+#include "gigantic.h"
 
 /* One parallel clear: what every thread shares. */
 struct job {
@@ -176,156 +155,6 @@ struct point {
 	double ns[1000];
 	double median, min, max, speedup;
 };
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: clearpage-bench gigantic [--threads LIST] [--strategies LIST|all]\n"
-		"                                [--chunk SIZE] [--regime LIST] [--runs N]\n"
-		"                                [--cpu C] [--node N] [--load CPU] [--out DIR]\n"
-		"A 1 GiB folio cleared as clearpage.ko clears one with the node's gigantic\n"
-		"helpers, by 1, 2, 4 ... threads on the node's CPUs, beside the running\n"
-		"kernel's own clear on one CPU.\n"
-		"  --threads     thread counts (default 1, 2, 4 ... up to the node's CPUs)\n"
-		"  --strategies  user-space routines to time (default all)\n"
-		"  --chunk       the range each thread takes at a time (default 2M, as\n"
-		"                huge_chunk_kb)\n"
-		"  --regime      burst, sustained, loaded, comma separated (default\n"
-		"                burst,sustained; loaded needs --load)\n"
-		"  --runs        timed clears per point, median reported (default 5)\n"
-		"  --cpu         the faulting thread's CPU (default: the node's first)\n"
-		"  --node        memory and CPUs of node N (default 0)\n"
-		"  --load        the loaded regime's bandwidth load on this CPU\n"
-		"  --out         directory for gigantic.{json,csv,svg} (default bench-results)\n");
-}
-
-static int parse_threads(struct gigantic *g)
-{
-	const char *p = g->thread_list;
-	unsigned long v;
-	char item[16];
-
-	g->nr_threads = 0;
-	if (!p) {
-		for (int t = 1; t < g->nr_cpus && g->nr_threads < MAX_THREADS; t *= 2)
-			g->threads[g->nr_threads++] = t;
-		g->threads[g->nr_threads++] = g->nr_cpus;
-		return 0;
-	}
-	while (*p && g->nr_threads < MAX_THREADS) {
-		size_t n = strcspn(p, ",");
-
-		snprintf(item, sizeof(item), "%.*s", (int)(n < 15 ? n : 15), p);
-		if (bench_parse_range(item, "--threads", 1, g->nr_cpus, &v))
-			return -EINVAL;
-		g->threads[g->nr_threads++] = (int)v;
-		p += n + (p[n] == ',');
-	}
-	return 0;
-}
-
-static int gigantic_option(int opt, const char *arg, void *ctx)
-{
-	struct gigantic *g = ctx;
-	uint64_t size;
-
-	switch (opt) {
-	case 't': g->thread_list = arg; return 0;
-	case 'S': return bench_parse_strategies(arg, &g->mask) ? 2 : 0;
-	case 'c':
-		if (bench_parse_sizes(arg, &size, 1) != 1 || size < BENCH_PAGE ||
-		    size % BENCH_PAGE || size > GIGANTIC / 4) {
-			bench_error("--chunk: '%s' is not a size of whole 4 KiB pages up to 256M", arg);
-			return 2;
-		}
-		g->chunk_pages = size / BENCH_PAGE;
-		return 0;
-	case 'r':
-		memset(g->regime, 0, sizeof(g->regime));
-		for (const char *p = arg; *p;) {
-			size_t n = strcspn(p, ",");
-			int r;
-
-			for (r = 0; r < REGIMES; r++)
-				if (strlen(regime_names[r]) == n &&
-				    !strncmp(p, regime_names[r], n))
-					break;
-			if (r == REGIMES) {
-				bench_error("--regime: '%.*s' is not burst, sustained or loaded", (int)n, p);
-				return 2;
-			}
-			g->regime[r] = true;
-			p += n + (p[n] == ',');
-		}
-		return 0;
-	}
-	return BENCH_GO_ON;
-}
-
-/* The node's CPUs this process may run on, @first first, never @skip. */
-static int node_cpus(int node, int first, int skip, int *cpus)
-{
-	char path[64], list[1024];
-	int all[1024], n, count = 0;
-	cpu_set_t set;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist",
-		 node);
-	f = fopen(path, "r");
-	if (!f || !fgets(list, sizeof(list), f))
-		snprintf(list, sizeof(list), "0-%d", CPU_SETSIZE - 1);
-	if (f)
-		fclose(f);
-	n = pmu_parse_cpulist(list, all, 1024);
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	if (first >= 0 && first != skip && CPU_ISSET(first, &set))
-		cpus[count++] = first;
-	for (int i = 0; i < n && count < MAX_THREADS; i++)
-		if (all[i] != first && all[i] != skip && all[i] < CPU_SETSIZE &&
-		    CPU_ISSET(all[i], &set))
-			cpus[count++] = all[i];
-	return count;
-}
-
-static int gigantic_parse(int argc, char **argv, struct gigantic *g)
-{
-	static const struct option options[] = {
-		{ "threads", required_argument, NULL, 't' },
-		{ "strategies", required_argument, NULL, 'S' },
-		{ "chunk", required_argument, NULL, 'c' },
-		{ "regime", required_argument, NULL, 'r' },
-		BENCH_OPTION_RUNS, BENCH_OPTION_CPU, BENCH_OPTION_NODE,
-		BENCH_OPTION_LOAD, BENCH_OPTION_OUT, BENCH_OPTION_HELP,
-		{}
-	};
-	int err, node;
-
-	*g = (struct gigantic){ .chunk_pages = BENCH_HUGE / BENCH_PAGE,
-				.regime = { true, true, false },
-				.args = BENCH_ARGS(5) };
-	bench_parse_strategies("all", &g->mask);
-	err = bench_parse(argc, argv, options, &g->args, usage,
-			  gigantic_option, g);
-	if (err != BENCH_GO_ON)
-		return err;
-	if (g->args.load_cpu != ~0UL)
-		g->regime[2] = true;
-	else if (g->regime[2]) {
-		bench_error("--regime loaded needs --load CPU (and --cpu, another)");
-		return 2;
-	}
-	node = g->args.node != ~0UL ? (int)g->args.node : 0;
-	g->nr_cpus = node_cpus(node, g->args.cpu != ~0UL ? (int)g->args.cpu : -1,
-			       g->args.load_cpu != ~0UL ? (int)g->args.load_cpu : -1,
-			       g->cpus);
-	if (!g->nr_cpus) {
-		bench_error("--node %d: none of its CPUs is one this process may run on", node);
-		return 2;
-	}
-	return parse_threads(g) ? 2 : BENCH_GO_ON;
-}
 
 /* Every point of @g, in output order. */
 static int plan(const struct gigantic *g, struct point *pts, int max)
@@ -453,14 +282,14 @@ static void report(struct bench_out *out, struct point *pts, int n)
 
 		pt->speedup = base[pt->regime] / pt->median;
 		printf("%-9s %-10s %7d %9.2f %9.2f %9.2f %8.2f\n",
-		       regime_names[pt->regime], arm, pt->threads,
+		       gigantic_regimes[pt->regime], arm, pt->threads,
 		       pt->median / 1e6, pt->min / 1e6, pt->max / 1e6,
 		       pt->speedup);
 		bench_out_csv(out, "%s,%s,%d,%.3f,%.3f,%.3f,%.4f",
-			      regime_names[pt->regime], arm, pt->threads,
+			      gigantic_regimes[pt->regime], arm, pt->threads,
 			      pt->median / 1e6, pt->min / 1e6, pt->max / 1e6,
 			      pt->speedup);
-		json_object_object_add(j, "regime", json_object_new_string(regime_names[pt->regime]));
+		json_object_object_add(j, "regime", json_object_new_string(gigantic_regimes[pt->regime]));
 		json_object_object_add(j, "arm", json_object_new_string(arm));
 		json_object_object_add(j, "threads", json_object_new_int(pt->threads));
 		json_object_object_add(j, "ms_median", json_object_new_double(pt->median / 1e6));
@@ -497,12 +326,12 @@ static void report(struct bench_out *out, struct point *pts, int n)
 			continue;
 		ms = best->median / 1e6;
 		printf("%s: best %s on %d threads, %.2f ms (%.2fx the kernel's); GiganticHelpers=%d with %s: %.2f ms (%.2fx, within %.0f%% of the best)\n",
-		       regime_names[r], policy_strategy_name(best->arm),
+		       gigantic_regimes[r], policy_strategy_name(best->arm),
 		       best->threads, ms, best->speedup, helpers,
 		       policy_strategy_name(best_s), chosen,
 		       base[r] / (chosen * 1e6), (chosen / ms - 1) * 100);
 		a = json_object_new_object();
-		json_object_object_add(a, "regime", json_object_new_string(regime_names[r]));
+		json_object_object_add(a, "regime", json_object_new_string(gigantic_regimes[r]));
 		json_object_object_add(a, "strategy", json_object_new_string(policy_strategy_name(best_s)));
 		json_object_object_add(a, "gigantic_helpers", json_object_new_int(helpers));
 		json_object_object_add(a, "ms", json_object_new_double(chosen));
@@ -546,8 +375,8 @@ int bench_gigantic_helpers(int node, int cpu, int strategy,
 
 	memset(a, 0, sizeof(*a));
 	a->helpers = -1;
-	g.nr_cpus = node_cpus(node, cpu, -1, g.cpus);
-	if (!g.nr_cpus || parse_threads(&g) || bench_bind_cpu(g.cpus[0]))
+	g.nr_cpus = gigantic_node_cpus(node, cpu, -1, g.cpus);
+	if (!g.nr_cpus || gigantic_threads(&g) || bench_bind_cpu(g.cpus[0]))
 		return -1;
 	n = plan(&g, pts, (int)(sizeof(pts) / sizeof(pts[0])));
 	if (map_buffers(&g, node, &b))

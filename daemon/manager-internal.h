@@ -101,6 +101,10 @@ int manager_set_backend(struct manager *m, unsigned int node, int backend,
 			struct backend_state *u,
 			const struct policy_decision *d, const char *what);
 
+/* node-config.c */
+void manager_decide_allowlist(struct manager *m);
+void manager_apply_node_config(struct manager *m);
+
 /* report.c */
 void report_status_line(char *status, size_t size,
 			const struct cp_node_info *info,
