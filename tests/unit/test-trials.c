@@ -212,41 +212,42 @@ static void test_trials_try(void)
  * weighs the calibration's pick against what the node's strategy cost,
  * not only against its calibration: no try.
  */
-static void test_trials_try_regime(void)
+static const double xeon_cold[] = { 765, 765, 765, 650, 367, 0 };
+
+/* Xeon 6/207's 4 KiB calibration (no clzero), on rep_stosb, all cold. */
+static void xeon_cold_run(struct trial_run *r)
 {
 	static const double hot[] = { 31, 31, 32, 93, 366, 0 };
-	static const double cold[] = { 765, 765, 765, 650, 367, 0 };
+	int s;
+
+	trial_run_init(r);
+	r->allowed = ALLOWED_NO_CLZERO;
+	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		r->calibration.valid[s] = s != CLEARPAGE_STRATEGY_CLZERO;
+		r->calibration.hot_ns[s] = hot[s];
+		r->calibration.cold_ns[s] = xeon_cold[s];
+	}
+	r->probed_cold = 1;
+	policy_node_init(&r->node, CLEARPAGE_STRATEGY_REP_STOSB);
+}
+
+static void test_trials_try_regime(void)
+{
 	static const double live[] = { 200, 200, 210, 450, 400, 0 };
 	struct trial_run r;
-	int i, s;
+	int i;
 
 	printf("trials: a calibration of another regime, live rep_stosb below it\n");
-	trial_run_init(&r);
-	r.allowed = ALLOWED_NO_CLZERO;
-	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-		r.calibration.valid[s] = s != CLEARPAGE_STRATEGY_CLZERO;
-		r.calibration.hot_ns[s] = hot[s];
-		r.calibration.cold_ns[s] = cold[s];
-	}
-	r.probed_cold = 1;
-	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	xeon_cold_run(&r);
 	for (i = 0; i < 120; i++)
 		trial_interval(&r, i, live, 0.05, 0);
 	CHECK(r.tries == 0 && r.switches == 0 &&
 	      r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB,
 	      "cold pages rep_stosb clears at 200 ns, movnti calibrated at 367: no try in 120 intervals (%d tries, %d switches, on %s)",
 	      r.tries, r.switches, names[r.node.strategy]);
-	trial_run_init(&r);
-	r.allowed = ALLOWED_NO_CLZERO;
-	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-		r.calibration.valid[s] = s != CLEARPAGE_STRATEGY_CLZERO;
-		r.calibration.hot_ns[s] = hot[s];
-		r.calibration.cold_ns[s] = cold[s];
-	}
-	r.probed_cold = 1;
-	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	xeon_cold_run(&r);
 	for (i = 0; i < 10; i++)
-		trial_interval(&r, i, cold, 0.05, 0);
+		trial_interval(&r, i, xeon_cold, 0.05, 0);
 	CHECK(r.tries == 1 && r.node.strategy == CLEARPAGE_STRATEGY_MOVNTI,
 	      "the same pages at the calibrated 765 ns: movnti tried and kept (%d tries, on %s)",
 	      r.tries, names[r.node.strategy]);
