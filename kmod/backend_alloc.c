@@ -44,6 +44,7 @@ struct fault_hint {
 	struct task_struct *task;
 	unsigned long address;
 };
+
 static DEFINE_PER_CPU(struct fault_hint, fault_hint);
 static struct kprobe fault_hint_probe;
 static bool fault_hint_registered;
@@ -229,11 +230,13 @@ const char *clearpage_huge_alloc_missing(int *error)
 int clearpage_alloc_describe_paths(char *buf, int len, const char *state)
 {
 	bool alloc_zeroes = want_init_on_alloc(0);
+	const char *kept = alloc_zeroes ?
+		": THP and mTHP faults keep the allocator's clear" : "";
 
 	if (alloc_clear_error)
 		len += sysfs_emit_at(buf, len, "huge %s not found (error %d)%s\n",
 				     alloc_clear_symbol, alloc_clear_error,
-				     alloc_zeroes ? ": THP and mTHP faults keep the allocator's clear" : "");
+				     kept);
 	else
 		len += sysfs_emit_at(buf, len, "huge %s %s: %sallocations of 16 KiB and more zeroed by the allocator (init_on_alloc, __GFP_ZERO); fault locality: %s\n",
 				     alloc_clear_symbol, state,

@@ -69,11 +69,11 @@ static void clear_huge_own(struct clearpage_node *node, int strategy,
 			   unsigned int nr_pages)
 {
 	if (strategy == CLEARPAGE_STRATEGY_KERNEL)
-		clearpage_folio_clear_kernel(node, page, (unsigned int)fault, nr_pages,
-				  false);
+		clearpage_folio_clear_kernel(node, page, (unsigned int)fault,
+					     nr_pages, false);
 	else
-		clearpage_folio_clear_ranges(node, strategy, page, (unsigned int)fault,
-				  nr_pages);
+		clearpage_folio_clear_ranges(node, strategy, page,
+					     (unsigned int)fault, nr_pages);
 }
 
 /*
@@ -139,8 +139,7 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 		return;
 	}
 	first = clearpage_folio_measured(node, strategy, way, page, fault,
-					      nr_pages, false, clear_huge_own,
-					      &m);
+					 nr_pages, false, clear_huge_own, &m);
 	touch_note(node, page, addr_hint - addr, nr_pages, strategy, way,
 		   first, m);
 }
@@ -151,6 +150,7 @@ static void clearpage_folio_zero_user(struct folio *folio,
 {
 	clear_huge(&folio->page, addr_hint, folio_nr_pages(folio));
 }
+
 #define CLEARPAGE_HUGE_REPLACEMENT clearpage_folio_zero_user
 #else
 static void clearpage_clear_huge_page(struct page *page,
@@ -159,9 +159,9 @@ static void clearpage_clear_huge_page(struct page *page,
 {
 	clear_huge(page, addr_hint, pages_per_huge_page);
 }
+
 #define CLEARPAGE_HUGE_REPLACEMENT clearpage_clear_huge_page
 #endif
-
 
 /* The huge folio clear, the allocator's clear where found, the end. */
 static struct klp_func clearpage_huge_funcs[3] = {

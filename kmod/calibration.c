@@ -107,7 +107,7 @@ static u64 time_folio(const struct calibration_run *run, int strategy)
 	preempt_disable();
 	start = local_clock();
 	clearpage_folio_clear_unaccounted(strategy, run->buffer, run->nr_pages,
-					 0);
+					  0);
 	ns = local_clock() - start;
 	preempt_enable();
 	return div_u64(ns, run->nr_pages);
@@ -227,7 +227,7 @@ static unsigned long self_test(struct calibration_run *run, int strategy)
 	wrong += nonzero_bytes(run->buffer, bytes);
 	memset(run->buffer, CALIBRATION_PATTERN, bytes);
 	clearpage_folio_clear_unaccounted(strategy, run->buffer, run->nr_pages,
-					 run->nr_pages / 2);
+					  run->nr_pages / 2);
 	wrong += nonzero_bytes(run->buffer, bytes);
 	return wrong;
 }

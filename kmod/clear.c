@@ -287,7 +287,7 @@ static void clearpage_account(struct clearpage_node *node, int strategy,
  * reference's or a trial's).
  */
 int clearpage_clear_page(struct clearpage_node *node, int strategy,
-			  struct page *page, int backend)
+			 struct page *page, int backend)
 {
 	void *kaddr;
 	bool sample;
@@ -425,8 +425,8 @@ static void clear_subpage_unaccounted(void *kaddr, unsigned long index)
  * own clear (the 6.x walk or the 7.x extents).
  */
 void clearpage_folio_clear_unaccounted(int strategy, void *kaddr,
-				      unsigned int nr_pages,
-				      unsigned int fault)
+				       unsigned int nr_pages,
+				       unsigned int fault)
 {
 	if (strategy == CLEARPAGE_STRATEGY_KERNEL) {
 		clearpage_kernel_folio_clear(CLEARPAGE_KERNEL_CLEAR, fault,

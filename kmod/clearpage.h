@@ -82,15 +82,18 @@ struct clearpage_probe_calibration {
  * A backend's probe mode, in one word so that a clear reads it at once: off
  * (0), or on with the strategy for hot folios and the one for cold folios.
  */
-#define CLEARPAGE_PROBE_ON (1U << 16)
+#define CLEARPAGE_PROBE_ON BIT(16)
+
 static inline unsigned int clearpage_probe_mode(int hot, int cold)
 {
 	return CLEARPAGE_PROBE_ON | (unsigned int)hot << 8 | (unsigned int)cold;
 }
+
 static inline int clearpage_probe_hot_strategy(unsigned int mode)
 {
 	return (mode >> 8) & 0xff;
 }
+
 static inline int clearpage_probe_cold_strategy(unsigned int mode)
 {
 	return mode & 0xff;
@@ -119,6 +122,7 @@ struct clearpage_node {
 	int nid;
 	struct clearpage_choice choice[CLEARPAGE_BACKEND_COUNT];
 	struct clearpage_node_stats __percpu *stats;
+	/* Serialises the node's calibrations (load, sysfs, netlink). */
 	struct mutex calibration_lock;
 	/*
 	 * Per backend, in the pattern its clears see: 4k single scattered
@@ -185,6 +189,7 @@ enum clearpage_notify {
 	CLEARPAGE_NOTIFY_NETLINK,	/* the multicast event */
 	CLEARPAGE_NOTIFY_COUNT
 };
+
 typedef void (*clearpage_notify_fn)(struct clearpage_node *node, int backend,
 				    int old_strategy);
 void clearpage_node_set_notify(enum clearpage_notify who,
@@ -255,6 +260,7 @@ struct clearpage_ranges {
 	int strategy;
 	struct page *page;
 };
+
 /*
  * @nr_pages subpages as ranges of at most huge_chunk_kb with @strategy:
  * the faulting subpage @fault last (clearpage_folio_ranges()), or in
@@ -319,7 +325,7 @@ int clearpage_probe_pick(struct clearpage_node *node, int backend,
 void clearpage_run(int strategy, void *kaddr);
 void clearpage_run_range(int strategy, void *kaddr, unsigned long bytes);
 int clearpage_clear_page(struct clearpage_node *node, int strategy,
-			  struct page *page, int backend);
+			 struct page *page, int backend);
 void clearpage_clear_range(struct clearpage_node *node, int strategy,
 			   int routine, struct page *page,
 			   unsigned int nr_pages);
@@ -418,22 +424,26 @@ static inline unsigned int clearpage_test_kernel_version(unsigned int version)
 {
 	return version;
 }
+
 static inline bool clearpage_test_skip_clear(int strategy) { return false; }
 static inline bool clearpage_test_break_self_test(int strategy)
 {
 	return false;
 }
+
 static inline void
 clearpage_test_calibration(struct clearpage_calibration *result) { }
 static inline const char *clearpage_test_alloc_clear_symbol(const char *name)
 {
 	return name;
 }
+
 static inline u64 clearpage_test_cost(int strategy, unsigned int nr_pages,
 				      u64 ns)
 {
 	return ns;
 }
+
 static inline void clearpage_test_set_delay(int strategy) { }
 static inline u64 clearpage_test_clock(u64 now) { return now; }
 static inline unsigned long clearpage_test_helper_delay(void) { return 0; }

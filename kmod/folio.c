@@ -56,8 +56,8 @@ static void clear_extent(void *arg, int routine, unsigned long first,
 
 /* The running kernel's own clear, counted (and timed, for a reference). */
 void clearpage_folio_clear_kernel(struct clearpage_node *node,
-				   struct page *page, unsigned int fault,
-				   unsigned int nr_pages, bool reference)
+				  struct page *page, unsigned int fault,
+				  unsigned int nr_pages, bool reference)
 {
 	struct walk walk = { node, page, reference };
 

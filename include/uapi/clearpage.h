@@ -192,6 +192,7 @@ enum clearpage_cmd {
 	CLEARPAGE_CMD_SET_PROBE,
 	__CLEARPAGE_CMD_MAX
 };
+
 #define CLEARPAGE_CMD_MAX (__CLEARPAGE_CMD_MAX - 1)
 
 enum clearpage_attr {
@@ -221,6 +222,7 @@ enum clearpage_attr {
 	CLEARPAGE_A_PROBE_THRESHOLD,	/* u32: threshold_ticks; 0: cannot tell, refused */
 	__CLEARPAGE_A_MAX
 };
+
 #define CLEARPAGE_A_MAX (__CLEARPAGE_A_MAX - 1)
 
 /* Type of each element of CLEARPAGE_A_STRATEGIES and CLEARPAGE_A_BACKENDS. */
@@ -254,6 +256,7 @@ enum clearpage_backend_attr {
 	CLEARPAGE_B_TOUCH_SKIPPED,	/* u64: touch_skipped_<backend> */
 	__CLEARPAGE_B_MAX
 };
+
 #define CLEARPAGE_B_MAX (__CLEARPAGE_B_MAX - 1)
 
 /*
@@ -282,6 +285,7 @@ enum clearpage_strategy_attr {
 	CLEARPAGE_S_TRIAL_NS_HUGE,	/* u64 */
 	__CLEARPAGE_S_MAX
 };
+
 #define CLEARPAGE_S_MAX (__CLEARPAGE_S_MAX - 1)
 
 #endif /* _UAPI_CLEARPAGE_H */
