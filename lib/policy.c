@@ -261,8 +261,8 @@ static enum policy_reason limits(const struct policy_config *config,
 }
 
 /*
- * guard -> hands off -> observe -> per folio -> confirm -> compare (with
- * trials: measured, or a try) or estimate -> propose -> gate. Every stage
+ * guard -> hands off -> observe -> confirm -> estimate -> per folio ->
+ * compare (with trials: measured, or a try) or propose -> gate. Every stage
  * that holds ends the step with its reason; a proposal that does not
  * stand (any hold before the gate counts it) is forgotten.
  */

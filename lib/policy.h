@@ -91,7 +91,8 @@
  * Where the PMU counts user-space misses, the confirmation charges those
  * instead. NonTemporal=auto allows movnti and clzero only where one of the
  * two measures (policy_allowed()), and adopts one without the PMU only
- * once the touch probe's share is known.
+ * once the touch probe's share is known, but for a try on the whole node,
+ * whose confirmation waits for the share its own clears give.
  *
  * Where the PMU counts last-level cache misses, two more signals join in: a
  * switch to the cold strategy needs the kernel's LLC miss ratio to
@@ -548,8 +549,8 @@ bool policy_guard(const struct policy_config *config, struct policy_node *node,
 /*
  * One interval for one node: guard -> pinned or held (@hands_off, a hold
  * reason: POLICY_R_PINNED or POLICY_R_HELD; POLICY_R_NONE when the backend
- * is the policy's) -> observe -> per folio or the pair -> confirm ->
- * compare (with trials) or estimate -> propose -> gate (without). The
+ * is the policy's) -> observe -> confirm -> estimate -> per folio ->
+ * compare (with trials: measured, or a try) or propose -> gate. The
  * caller applies a SWITCH or REVERT and then calls policy_applied(); in
  * dry-run it logs the decision and does not.
  */
