@@ -53,7 +53,11 @@ static bool trial_window_judge(const struct policy_trial_window *w,
 void policy_trials_forget(struct policy_node *node)
 {
 	memset(node->trial, 0, sizeof(node->trial));
+	memset(node->trial_rest, 0, sizeof(node->trial_rest));
 }
+
+/* How much dearer than the node's own clears a candidate rests at. */
+#define TRIAL_DEAR 0.5
 
 static unsigned int window_size(const struct policy_config *config)
 {
@@ -104,7 +108,8 @@ unsigned int policy_trials(const struct policy_config *config,
 		return 0;
 	allowed = policy_allowed(config, allowed, measured);
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-		if (s == node->strategy || !(allowed & (1U << s)))
+		if (s == node->strategy || !(allowed & (1U << s)) ||
+		    node->trial_rest[s])
 			continue;
 		/*
 		 * Insertion by calibration: cold cost (with what the
@@ -191,6 +196,13 @@ enum policy_reason policy_compare(const struct policy_config *config,
 		    !trial_window_judge(&node->trial[s], size, &mean, &error))
 			continue;
 		full = true;
+		/* Far dearer beyond noise: it rests (not the reference). */
+		if (s != CLEARPAGE_STRATEGY_KERNEL &&
+		    mean + config->trial_confidence * error < -TRIAL_DEAR) {
+			node->trial_rest[s] = config->probe_interval;
+			node->trial[s] = (struct policy_trial_window){ 0 };
+			continue;
+		}
 		/*
 		 * A switch to it was reverted: not for a while. A
 		 * non-temporal one whose cost to the application is not

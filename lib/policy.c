@@ -302,9 +302,12 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 		node->since_switch++;
 	if (node->backoff_left)
 		node->backoff_left--;
-	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		if (node->refuted_left[s])
 			node->refuted_left[s]--;
+		if (node->trial_rest[s])
+			node->trial_rest[s]--;
+	}
 	if (node->split_refuted_left)
 		node->split_refuted_left--;
 	for (int k = 0; k < 2; k++)

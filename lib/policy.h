@@ -302,6 +302,13 @@ struct policy_node {
 	unsigned int steady;		/* intervals the own cost held steady */
 	double steady_ns;		/* its running mean */
 	/*
+	 * A candidate whose full window measured it half as dear again as the
+	 * node's own clears, beyond noise, rests from trials for
+	 * trial_rest[s] intervals (ProbeIntervals): its frames cost more than
+	 * they can tell. A change of strategy ends every rest.
+	 */
+	unsigned int trial_rest[CLEARPAGE_STRATEGY_COUNT];
+	/*
 	 * A strategy whose switch or try the confirmation reverted is neither
 	 * tried nor adopted from trials for refuted_left[s] intervals; each
 	 * revert doubles refute_next[s] (from ProbeIntervals), a kept switch

@@ -254,6 +254,60 @@ static void test_trials_try_regime(void)
 }
 
 /*
+ * Hot 4 KiB pages on rep_stosb, the candidates three and four times
+ * dearer (Xeon 6/207, burst): a trial frame of each costs more than it
+ * can tell, about 10% of the node's time with two of them. A window that
+ * measures a candidate half as dear again beyond noise rests it for
+ * ProbeIntervals; a change of strategy ends the rest.
+ */
+static void test_trials_rest(void)
+{
+	static const double live[] = { 36, 36, 37, 131, 171, 0 };
+	struct policy_decision d;
+	struct trial_run r;
+	int i, timed = 0;
+	unsigned int rested = 0;
+
+	printf("trials: candidates far dearer than the node's own clears rest\n");
+	trial_run_init(&r);
+	r.allowed = ALLOWED_NO_CLZERO;
+	r.calibration.valid[CLEARPAGE_STRATEGY_CLZERO] = false;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 120; i++) {
+		trial_interval(&r, i, live, 0.05, 0);
+		timed += !!(r.trials & (1U << CLEARPAGE_STRATEGY_MOVQ |
+					1U << CLEARPAGE_STRATEGY_MOVNTI));
+		for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+			if (r.node.trial_rest[s])
+				rested |= 1U << s;
+	}
+	CHECK(rested == (1U << CLEARPAGE_STRATEGY_MOVQ |
+			 1U << CLEARPAGE_STRATEGY_MOVNTI) && r.switches == 0,
+	      "movq and movnti rested after a window each, rep_stosq (as dear as rep_stosb) never, no switch (rested %#x)",
+	      rested);
+	CHECK(timed <= 40,
+	      "movq or movnti timed in %d of 120 intervals (at most 40; without rests 60, then the settled node's closest candidate)",
+	      timed);
+	d = (struct policy_decision){ .action = POLICY_SWITCH,
+				      .from = CLEARPAGE_STRATEGY_REP_STOSB,
+				      .to = CLEARPAGE_STRATEGY_REP_STOSQ,
+				      .reason_id = POLICY_R_MEASURED };
+	trial_run_init(&r);
+	r.allowed = ALLOWED_NO_CLZERO;
+	r.calibration.valid[CLEARPAGE_STRATEGY_CLZERO] = false;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 20; i++)
+		trial_interval(&r, i, live, 0.05, 0);
+	CHECK(r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ],
+	      "after 20 intervals movq rests (%u left)",
+	      r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ]);
+	policy_applied(&r.config, &r.node, &d);
+	CHECK(!r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ] &&
+	      !r.node.trial_rest[CLEARPAGE_STRATEGY_MOVNTI],
+	      "a switch (to rep_stosq) ends every rest");
+}
+
+/*
  * NonTemporal=auto, no PMU, cold folios, the touch probe there but its
  * first lines still to come (they are loaded some time after the clear):
  * the first try goes to the cheapest cold strategy, clzero, whose own
@@ -450,6 +504,7 @@ int main(int argc, char **argv)
 	test_trials_try();
 	test_trials_try_regime();
 	test_trials_try_touch();
+	test_trials_rest();
 	test_trials_biased();
 	test_trials_noise();
 	test_trials_try_kinds();
