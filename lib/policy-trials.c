@@ -225,11 +225,25 @@ enum policy_reason policy_compare(const struct policy_config *config,
 }
 
 /*
- * The allowed, calibrated, adoptable strategy cheapest on cold pages (with
- * what the application pays for a non-temporal one) that no revert
- * refuted (the configured ColdStrategy, if any), or -1. @explore: a
- * non-temporal one whose cost to the application is not known yet counts
- * (@allowed has one only where the touch probe or the PMU can measure it).
+ * Whether @s may be the target of a switch: allowed, calibrated, refuted
+ * by no revert, and adoptable; @explore: a non-temporal one whose cost to
+ * the application is not known yet counts (@allowed has one only where the
+ * touch probe or the PMU can measure it).
+ */
+static bool targetable(const struct policy_config *config,
+		       unsigned int allowed,
+		       const struct policy_calibration *calibration,
+		       const struct policy_node *node, int s, bool explore)
+{
+	return policy_usable(allowed, calibration, s) &&
+	       !node->refuted_left[s] &&
+	       (explore || policy_adoptable(config, node, s));
+}
+
+/*
+ * The targetable strategy cheapest on cold pages (with what the
+ * application pays for a non-temporal one; the configured ColdStrategy, if
+ * any), or -1.
  */
 int policy_cheapest_cold(const struct policy_config *config,
 			 unsigned int allowed,
@@ -238,17 +252,14 @@ int policy_cheapest_cold(const struct policy_config *config,
 {
 	int s, best = config->cold_strategy;
 
-#define candidate(s)                                                     \
-	(policy_usable(allowed, calibration, s) && !node->refuted_left[s] && \
-	 (explore || policy_adoptable(config, node, s)))
 	if (best >= 0)
-		return candidate(best) ? best : -1;
+		return targetable(config, allowed, calibration, node, best,
+				  explore) ? best : -1;
 	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
-		if (candidate(s) &&
+		if (targetable(config, allowed, calibration, node, s, explore) &&
 		    (best < 0 || policy_effective_cost(calibration, node, s, 1) <
 				 policy_effective_cost(calibration, node, best, 1)))
 			best = s;
-#undef candidate
 	return best;
 }
 
@@ -272,9 +283,8 @@ enum policy_reason policy_try(const struct policy_config *config,
 	} else {
 		policy_pick_strategies(config, allowed, calibration, &hot,
 				       &unused);
-		*target = policy_usable(allowed, calibration, hot) &&
-			  !node->refuted_left[hot] &&
-			  policy_adoptable(config, node, hot) ? hot : -1;
+		*target = targetable(config, allowed, calibration, node, hot,
+				     false) ? hot : -1;
 	}
 	if (*target < 0 || *target == s)
 		goto fits;

@@ -214,21 +214,27 @@ static void test_trials_try(void)
  */
 static const double xeon_cold[] = { 765, 765, 765, 650, 367, 0 };
 
-/* Xeon 6/207's 4 KiB calibration (no clzero), on rep_stosb, all cold. */
+/* trial_run_init() on an Intel-like CPU (no clzero), on rep_stosb. */
+static void intel_run_init(struct trial_run *r)
+{
+	trial_run_init(r);
+	r->allowed = ALLOWED_NO_CLZERO;
+	r->calibration.valid[CLEARPAGE_STRATEGY_CLZERO] = false;
+	policy_node_init(&r->node, CLEARPAGE_STRATEGY_REP_STOSB);
+}
+
+/* Xeon 6/207's 4 KiB calibration, on rep_stosb, all cold. */
 static void xeon_cold_run(struct trial_run *r)
 {
 	static const double hot[] = { 31, 31, 32, 93, 366, 0 };
 	int s;
 
-	trial_run_init(r);
-	r->allowed = ALLOWED_NO_CLZERO;
+	intel_run_init(r);
 	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-		r->calibration.valid[s] = s != CLEARPAGE_STRATEGY_CLZERO;
 		r->calibration.hot_ns[s] = hot[s];
 		r->calibration.cold_ns[s] = xeon_cold[s];
 	}
 	r->probed_cold = 1;
-	policy_node_init(&r->node, CLEARPAGE_STRATEGY_REP_STOSB);
 }
 
 static void test_trials_try_regime(void)
@@ -269,10 +275,7 @@ static void test_trials_rest(void)
 	unsigned int rested = 0;
 
 	printf("trials: candidates far dearer than the node's own clears rest\n");
-	trial_run_init(&r);
-	r.allowed = ALLOWED_NO_CLZERO;
-	r.calibration.valid[CLEARPAGE_STRATEGY_CLZERO] = false;
-	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	intel_run_init(&r);
 	for (i = 0; i < 120; i++) {
 		trial_interval(&r, i, live, 0.05, 0);
 		timed += !!(r.trials & (1U << CLEARPAGE_STRATEGY_MOVQ |
@@ -292,10 +295,7 @@ static void test_trials_rest(void)
 				      .from = CLEARPAGE_STRATEGY_REP_STOSB,
 				      .to = CLEARPAGE_STRATEGY_REP_STOSQ,
 				      .reason_id = POLICY_R_MEASURED };
-	trial_run_init(&r);
-	r.allowed = ALLOWED_NO_CLZERO;
-	r.calibration.valid[CLEARPAGE_STRATEGY_CLZERO] = false;
-	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	intel_run_init(&r);
 	for (i = 0; i < 20; i++)
 		trial_interval(&r, i, live, 0.05, 0);
 	CHECK(r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ],
