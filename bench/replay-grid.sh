@@ -6,6 +6,9 @@
 # sustained and loaded memory regimes, then one table of adaptive against
 # the oracle, the best static arm and the kernel's own clear per cell, with
 # what the module's probes judged (grid.md), each cell's files beside it.
+# Each cell's ratio is of medians over the repeats; beside it the least and
+# the greatest adaptive / oracle of one repeat, which shows the cell's
+# noise (the oracle of a repeat is its own arms' cheapest per phase).
 # Run it on a quiet machine, nothing else of ours running.
 #
 #   bench/replay-grid.sh [--bench PATH] [--cpu C] [--load L] [--repeats R]
@@ -57,10 +60,23 @@ for backend in $backends; do
 	done
 done
 python3 - "$out" "$backends" "$workloads" > "$out/grid.md" <<'PY'
-import json, os, sys
+import csv, json, os, sys
 out, backends, workloads = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
-print("| backend | workload | regime | NonTemporal | adaptive / oracle | adaptive / best static | adaptive / kernel | best static | switches/reverts | cost of knowing | sample right | sample cost | touch: cached / read |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def repeat_range(cell):
+    """The least and greatest adaptive / oracle of one repeat, as text."""
+    totals = {}
+    with open(os.path.join(cell, "replay.csv")) as f:
+        for row in csv.DictReader(f):
+            totals[(row["arm"], row["repeat"])] = float(row["total_ms"])
+    ratios = [ms / totals[("oracle", rep)] for (arm, rep), ms in totals.items()
+              if arm == "adaptive" and totals.get(("oracle", rep), 0) > 0]
+    return f"{min(ratios):.2f}–{max(ratios):.2f}" if ratios else "-"
+
+
+print("| backend | workload | regime | NonTemporal | adaptive / oracle | one repeat's, least–greatest | adaptive / best static | adaptive / kernel | best static | switches/reverts | cost of knowing | sample right | sample cost | touch: cached / read |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for backend in backends:
     for workload in workloads:
         for regime in ("burst", "sustained", "loaded"):
@@ -82,6 +98,7 @@ for backend in backends:
             touch = (f"{100 * p['touch_cached'] / lines:.0f}% / {100 * p['touch_read_true'] / lines:.0f}%"
                      if lines else "-")
             print(f"| {backend} | {workload} | {regime} | {r['non_temporal']} | {r['adaptive_over_oracle']:.3f} | "
+                  f"{repeat_range(os.path.dirname(path))} | "
                   f"{r['adaptive_over_best_static']:.3f} | "
                   f"{med['adaptive'] / med[kernel]:.3f} ({kernel}) | {r['best_static']} | "
                   f"{r['switches']}/{r['reverts']} | {100 * r['cost_of_knowing']:.1f}% | "
