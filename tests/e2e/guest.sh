@@ -149,7 +149,10 @@ stop_load
 # A killed daemon is restarted; a hung one is caught by the watchdog.
 restarts=$(prop NRestarts)
 pid=$(prop MainPID)
-# What the daemon holds as it dies (no load runs: it holds still).
+# What the daemon holds as it dies: stopped first, so that no switch it
+# makes between the reading and the kill (a try's revert, a trial's
+# switch) can change it.
+kill -STOP "$pid"
 held="$(current_strategy 0)/$(source_of 0)"
 systemctl kill -s KILL clearpaged
 check "a killed daemon is restarted (Restart=on-failure)" \
