@@ -176,10 +176,10 @@ wait $dry
 # clzero): 0.57 on the calibration's hot-cold scale of movq, between
 # DownThreshold and UpThreshold, so nothing is tried from movq; and on movq
 # the other candidates are 43% dearer, short of the half that rests a
-# candidate from trials, so trials run until the crash below. trial_shift=3: candidates own 1
-# frame (folio position) in 8 each, so the few dozen folios the THP loads
-# recycle include some; TrialCandidates=4 times movq, which the
-# calibration ranks last.
+# candidate from trials, so trials run until the crash below.
+# trial_shift=3: candidates own 1 frame (folio position) in 8 each, so the
+# few dozen folios the THP loads recycle include some; TrialCandidates=4
+# times movq, which the calibration ranks last.
 DLOG=/tmp/trials.log
 clearpagectl set all kernel
 clearpagectl unpin all
