@@ -55,12 +55,15 @@ uint64_t bench_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* lfence; rdtsc; lfence: ordered on every x86-64 CPU, rdtscp or not. */
 uint64_t bench_ticks(void)
 {
-	unsigned int aux;
+	uint64_t t;
 
 	_mm_lfence();
-	return __rdtscp(&aux);
+	t = __rdtsc();
+	_mm_lfence();
+	return t;
 }
 
 double bench_ns_per_tick(void)

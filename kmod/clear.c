@@ -92,8 +92,19 @@ static bool clearpage_probe_due(unsigned int nr_pages)
  * in every phase (a non-temporal strategy costs the same hot or cold, and
  * its cost cannot tell). The probe runs with preemption off, so that its
  * ticks and the table are one CPU's; a threshold of 0 (a CPU that cannot
- * tell, or a recalibration that could no longer) probes nothing.
+ * tell, or a recalibration that could no longer) probes nothing, nor does
+ * a unit memory_failure() has marked poisoned (its loads could only
+ * consume the error; the clear's stores are what the kernel would do).
  */
+static bool probe_poisoned(unsigned long frame)
+{
+	struct page *page = pfn_to_page(frame);
+	struct folio *folio = page_folio(page);
+
+	return PageHWPoison(page) || folio_test_hwpoison(folio) ||
+	       (folio_test_large(folio) && folio_test_has_hwpoisoned(folio));
+}
+
 int clearpage_probe_pick(struct clearpage_node *node, int backend,
 			 int strategy, void *kaddr, unsigned long frame,
 			 unsigned long nr_pages, unsigned long fault_offset)
@@ -105,7 +116,7 @@ int clearpage_probe_pick(struct clearpage_node *node, int backend,
 	u64 start, ns = 0;
 	int cached, recycled;
 
-	if (!threshold)
+	if (!threshold || probe_poisoned(frame))
 		return strategy;
 	preempt_disable();
 	recent = this_cpu_ptr(clearpage_recent);

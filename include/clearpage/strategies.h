@@ -16,7 +16,12 @@
 #define _CLEARPAGE_STRATEGIES_H
 
 #include <uapi/clearpage.h>
-#ifndef __KERNEL__
+#ifdef __KERNEL__
+#include <asm/asm.h>
+#include <asm/cpufeature.h>
+#include <asm/extable_fixup_types.h>
+#include <asm/tsc.h>
+#else
 #include <sys/cdefs.h>		/* __always_inline, as the kernel has it */
 #endif
 
@@ -521,16 +526,28 @@ static inline int clearpage_kernel_routine(const struct clearpage_cpu *cpu)
  * of its lines says whether its cache lines are still cached (a folio just
  * freed by a process that used it) or must come from memory. Each load is
  * timed alone in TSC ticks, serialised so that no two overlap: lfence,
- * rdtsc, lfence, the load, rdtscp (which waits for the load), lfence. The
- * ticks include the timing's own overhead, the same for a cached line and
- * for one from memory; the node's calibration measures both and puts the
- * threshold between them.
+ * rdtsc, lfence, the load, an ordered TSC read (which waits for the load),
+ * lfence. The ticks include the timing's own overhead, the same for a
+ * cached line and for one from memory; the node's calibration measures
+ * both and puts the threshold between them.
  *
- * A load only reads: the folio is the caller's (allocated, not yet mapped)
- * and in the direct map, so it cannot fault. The lines it brings into the
- * cache are overwritten by the clear right after.
+ * The ordered read is the kernel's rdtsc_ordered(): rdtscp where CPUID
+ * has it, else lfence; rdtsc (every x86-64 CPU with a dispatch-serialising
+ * lfence: Intel's, and AMD's once the kernel sets it so, X86_FEATURE_
+ * LFENCE_RDTSC). clearpage_timing_ordered() says whether the CPU has
+ * either; a CPU with neither gets no probe (its calibration threshold is
+ * 0). User space (the tests and benchmarks) uses lfence; rdtsc everywhere,
+ * which needs no CPUID bit beyond SSE2.
+ *
+ * The load is machine-check safe in the kernel (clearpage_load_line()):
+ * a latent memory error in the line is a failed load, counted, never a
+ * panic, where the kernel's own clear (stores only) would have left the
+ * page for memory_failure() to retire. See doc/design.md, "What the
+ * probes load".
  */
 #define CLEARPAGE_PROBE_LINES 4
+/* The ticks of a load that failed (a poisoned line, a fault). */
+#define CLEARPAGE_LOAD_FAILED (~0UL)
 
 /* The TSC before a timed load (nothing before it still running)... */
 static inline unsigned long clearpage_load_start(void)
@@ -542,22 +559,74 @@ static inline unsigned long clearpage_load_start(void)
 	return hi << 32 | lo;
 }
 
-/* ... and its ticks after it (rdtscp waits for the load). */
+#ifdef __KERNEL__
+/* Whether the end of a timed load can be ordered after it on this CPU. */
+static inline int clearpage_timing_ordered(void)
+{
+	return boot_cpu_has(X86_FEATURE_RDTSCP) ||
+	       boot_cpu_has(X86_FEATURE_LFENCE_RDTSC);
+}
+
+/* ... and its ticks after it (rdtsc_ordered() waits for the load). */
+static inline unsigned long clearpage_load_ticks(unsigned long start)
+{
+	unsigned long end = rdtsc_ordered();
+
+	__asm__ __volatile__("lfence" : : : "memory");
+	return end - start;
+}
+
+/*
+ * Load one byte at @line: 0, or the trap (X86_TRAP_MC, X86_TRAP_PF) that
+ * ended it. EX_TYPE_FAULT_MCE_SAFE is the exception-table type the
+ * kernel's machine-check handler recovers from in kernel mode (as for
+ * copy_mc_to_kernel(), whose one-byte path is this same plain load): a
+ * consumed memory error is fixed up here and the page queued for
+ * memory_failure(); a page fault (a page that left the direct map) too.
+ */
+static __always_inline int clearpage_load_line(const void *line)
+{
+	unsigned long trap = 0;
+	unsigned char value;
+
+	__asm__ __volatile__("1:\tmovb (%[line]), %[value]\n"
+			     "2:\n"
+			     _ASM_EXTABLE_TYPE(1b, 2b, EX_TYPE_FAULT_MCE_SAFE)
+			     : "+a"(trap), [value] "=q"(value)
+			     : [line] "r"(line) : "memory");
+	return (int)trap;
+}
+#else
+static inline int clearpage_timing_ordered(void)
+{
+	return 1;
+}
+
+/* ... and its ticks after it (lfence waits for the load). */
 static inline unsigned long clearpage_load_ticks(unsigned long start)
 {
 	unsigned long lo, hi;
 
-	__asm__ __volatile__("rdtscp\n\tlfence"
-		     : "=a"(lo), "=d"(hi) : : "rcx", "memory");
+	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence"
+		     : "=a"(lo), "=d"(hi) : : "memory");
 	return (hi << 32 | lo) - start;
 }
 
+static inline int clearpage_load_line(const void *line)
+{
+	(void)*(const volatile unsigned char *)line;
+	return 0;
+}
+#endif
+
+/* The ticks of one load of @line, or CLEARPAGE_LOAD_FAILED. */
 static inline unsigned long clearpage_timed_load(const void *line)
 {
-	unsigned long start = clearpage_load_start();
+	unsigned long start = clearpage_load_start(), ticks;
+	int failed = clearpage_load_line(line);
 
-	(void)*(const volatile unsigned char *)line;
-	return clearpage_load_ticks(start);
+	ticks = clearpage_load_ticks(start);
+	return failed ? CLEARPAGE_LOAD_FAILED : ticks;
 }
 
 /*
@@ -602,7 +671,9 @@ static inline void clearpage_probe_offsets(unsigned long nr_pages,
  * @threshold ticks. Without @ticks it stops as soon as the verdict of
  * clearpage_probe_hot() is known (half the lines cached, or more than half
  * not), which spares a cold folio most of its loads from memory; with
- * @ticks it loads every line and gives the ticks of each.
+ * @ticks it loads every line and gives the ticks of each. A failed load
+ * (clearpage_load_line()) counts as not cached and ends the probe: its
+ * ticks, and those of the lines not loaded, are CLEARPAGE_LOAD_FAILED.
  */
 static inline unsigned int clearpage_probe(const void *base,
 					   unsigned long nr_pages,
@@ -619,7 +690,14 @@ static inline unsigned int clearpage_probe(const void *base,
 		cached += t < threshold;
 		if (ticks)
 			ticks[i] = t;
-		else if (2 * cached >= lines || 2 * (i + 1 - cached) > lines)
+		if (t == CLEARPAGE_LOAD_FAILED) {
+			/* A poisoned line: no more loads of this folio. */
+			for (i++; ticks && i < lines; i++)
+				ticks[i] = CLEARPAGE_LOAD_FAILED;
+			break;
+		}
+		if (!ticks && (2 * cached >= lines ||
+			       2 * (i + 1 - cached) > lines))
 			break;
 	}
 	return cached;
