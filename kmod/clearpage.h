@@ -224,7 +224,7 @@ bool clearpage_clear_helped(struct clearpage_node *node, int strategy,
  * touch.c: the touch probe, lines of non-temporally cleared folios loaded
  * some time after the clear
  */
-void clearpage_touch_init(void);
+int clearpage_touch_init(void);
 void clearpage_touch_exit(void);
 /*
  * @folio, just cleared by @backend and still the caller's, has the line at

@@ -107,7 +107,9 @@ static int __init clearpage_init(void)
 	err = clearpage_helpers_init();
 	if (err)
 		goto out_clear;
-	clearpage_touch_init();
+	err = clearpage_touch_init();
+	if (err)
+		goto out_touch;
 	err = clearpage_nodes_create(strategy);
 	if (err)
 		goto out_helpers;
@@ -127,6 +129,7 @@ out_nodes:
 	clearpage_nodes_destroy();
 out_helpers:
 	clearpage_touch_exit();
+out_touch:
 	clearpage_helpers_exit();
 out_clear:
 	clearpage_clear_exit();

@@ -9,34 +9,51 @@
  * a PMU.
  *
  * Safety: the load only reads, and only a page that is still the
- * application's. The clearing path takes a reference on the folio it has
- * just cleared and still owns, so it can be neither freed nor offlined nor
- * migrated while held, and stays in the direct map (which only free pages
- * leave under DEBUG_PAGEALLOC; secretmem and guest_memfd folios never come
- * through these paths, and hugetlb folios are never held). When the probe
- * is due and the reference is the last one (the application has freed the
- * folio), the line is not loaded: the folio is counted skipped and
- * released. The load itself is an exception-table load with page faults
- * disabled, so that even a page that left the direct map could only be
- * counted skipped, never fault.
+ * application's. The clearing path takes a reference (folio_try_get()) on
+ * the folio it has just cleared and still owns, so it can be neither freed
+ * nor offlined nor migrated while held, and stays in the direct map (which
+ * only free pages leave under DEBUG_PAGEALLOC; secretmem and guest_memfd
+ * folios never come through these paths, and hugetlb folios are never
+ * held). When the probe is due and the reference is the last one (the
+ * application has freed the folio), or memory_failure() has marked the
+ * folio poisoned meanwhile, the line is not loaded: the folio is counted
+ * skipped and released, for the allocator to retire. The load is the
+ * machine-check-safe load of clearpage_load_line() (strategies.h): a
+ * latent error consumed by it, or a fault, is a skipped folio, never a
+ * panic or an oops.
+ *
+ * Pins, and where they are never taken: a folio in ZONE_MOVABLE or in a
+ * zone with CMA pages is never held (memory offline, CMA allocations,
+ * compaction and migration must not wait on a sample); nor more than
+ * TOUCH_MAX_BYTES per node at once. A CPU going offline releases its held
+ * folios unprobed (its hotplug teardown, touch_cpu_offline()) and holds
+ * none until it is back.
  *
  * Cost and bounds (the parameters are strategy.c's): one folio in
  * 2^touch_shift non-temporal clears per CPU,
  * and at most one held per CPU and backend (a 4 KiB page, a folio of at
- * most PMD size), for at most touch_delay_ms (at most 1000). A held folio
+ * most PMD size), at most TOUCH_MAX_BYTES per node, for at most
+ * touch_delay_ms (at most 1000). A held folio
  * is only a reference: a write fault on it after fork() copies instead of
  * reusing it, reclaim, compaction and khugepaged pass it by, until it is
  * released.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
+#include <linux/cpuhotplug.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
+#include <linux/page-flags.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
 #include "clearpage.h"
+
+/* At most this much held per node at once: two PMD-sized folios. */
+#define TOUCH_MAX_BYTES (4UL << 20)
 
 enum touch_state { SLOT_FREE, SLOT_FILLING, SLOT_HELD };
 
@@ -52,30 +69,38 @@ struct touch_cpu {
 	struct touch_slot slot[CLEARPAGE_BACKEND_COUNT];
 	unsigned int sequence;
 	int cpu;
+	/* Between its hotplug startup and teardown: it may hold folios. */
+	bool online;
 	struct delayed_work work;
 };
 
 static DEFINE_PER_CPU(struct touch_cpu, touch_cpus);
 static bool touch_running;
+/* The hotplug state of touch_cpu_online() and touch_cpu_offline(). */
+static int touch_hotplug_state;
+/* Bytes held per node. */
+static atomic_long_t touch_held_bytes[MAX_NUMNODES];
+
+/* memory_failure() has marked a page of @folio poisoned. */
+static bool touch_poisoned(struct folio *folio, unsigned long offset)
+{
+	return folio_test_hwpoison(folio) ||
+	       PageHWPoison(folio_page(folio, offset >> PAGE_SHIFT)) ||
+	       (folio_test_large(folio) && folio_test_has_hwpoisoned(folio));
+}
 
 /*
- * The timed load of clearpage_timed_load(), through the exception table:
- * -EFAULT instead of a fault.
+ * Whether @folio may be held at all: never where a pin would stall memory
+ * offline, a CMA allocation or migration (ZONE_MOVABLE, a zone with CMA
+ * pages: the pageblock's own migrate type is not readable from a module,
+ * so the whole zone is left out), nor a poisoned one.
  */
-static int timed_load_nofault(const void *line, unsigned long *ticks)
+static bool touch_holdable(struct folio *folio, unsigned long offset)
 {
-	unsigned long start;
-	u8 value;
+	struct zone *zone = folio_zone(folio);
 
-	pagefault_disable();
-	start = clearpage_load_start();
-	__get_kernel_nofault(&value, line, u8, fault);
-	*ticks = clearpage_load_ticks(start);
-	pagefault_enable();
-	return 0;
-fault:
-	pagefault_enable();
-	return -EFAULT;
+	return zone_idx(zone) != ZONE_MOVABLE && !zone_cma_pages(zone) &&
+	       !touch_poisoned(folio, offset);
 }
 
 /* The node's threshold, 0 when its calibration cannot tell. */
@@ -88,17 +113,18 @@ static unsigned long touch_threshold(struct clearpage_node *node)
 static void touch_probe_slot(struct touch_slot *slot, int backend)
 {
 	struct clearpage_node *node = slot->node;
-	unsigned long threshold, ticks;
-	int err = -ENOENT, cached;
+	unsigned long threshold, ticks = CLEARPAGE_LOAD_FAILED;
+	int cached;
 
 	threshold = touch_threshold(node);
-	if (threshold && folio_ref_count(slot->folio) > 1) {
+	if (threshold && folio_ref_count(slot->folio) > 1 &&
+	    !touch_poisoned(slot->folio, slot->offset)) {
 		preempt_disable();
-		err = timed_load_nofault((const char *)folio_address(slot->folio) +
-					 slot->offset, &ticks);
+		ticks = clearpage_timed_load((const char *)folio_address(slot->folio) +
+					     slot->offset);
 		preempt_enable();
 	}
-	if (err) {
+	if (ticks == CLEARPAGE_LOAD_FAILED) {
 		this_cpu_inc(node->stats->touch_skipped[backend]);
 		return;
 	}
@@ -110,6 +136,8 @@ static void touch_probe_slot(struct touch_slot *slot, int backend)
 
 static void touch_release(struct touch_slot *slot)
 {
+	atomic_long_sub(folio_size(slot->folio),
+			&touch_held_bytes[slot->node->nid]);
 	folio_put(slot->folio);
 	slot->folio = NULL;
 	/* Pairs with the cmpxchg() that fills it: the slot is empty first. */
@@ -118,9 +146,10 @@ static void touch_release(struct touch_slot *slot)
 
 /*
  * The CPU's held slots that are due, probed and released; requeued for
- * the rest. Bound to the CPU that held them (a work item moves only when
- * its CPU goes offline, and then probes from another: a line in the
- * first CPU's cache may then look like one from memory).
+ * the rest. Bound to the CPU that held them, and cancelled by its hotplug
+ * teardown before it goes (a line in that CPU's cache could look like one
+ * from memory from another, and a timer queued on a CPU that is gone
+ * never fires).
  */
 static void touch_work(struct work_struct *work)
 {
@@ -135,7 +164,8 @@ static void touch_work(struct work_struct *work)
 		/* Pairs with the release that held it: its fields are set. */
 		if (smp_load_acquire(&slot->state) != SLOT_HELD)
 			continue;
-		if (time_before(jiffies, slot->due) && READ_ONCE(touch_running)) {
+		if (time_before(jiffies, slot->due) && READ_ONCE(touch_running) &&
+		    !touch_poisoned(slot->folio, slot->offset)) {
 			if (!next || time_before(slot->due, next))
 				next = slot->due;
 			continue;
@@ -144,7 +174,8 @@ static void touch_work(struct work_struct *work)
 			touch_probe_slot(slot, backend);
 		touch_release(slot);
 	}
-	if (next && READ_ONCE(touch_running))
+	/* Never onto a CPU going offline: its timer would never fire. */
+	if (next && READ_ONCE(touch_running) && READ_ONCE(tc->online))
 		mod_delayed_work_on(tc->cpu, system_wq, &tc->work,
 				    max_t(long, 1, (long)(next - jiffies)));
 }
@@ -175,12 +206,21 @@ void clearpage_touch_note(struct clearpage_node *node, struct folio *folio,
 		return;
 	cpu = get_cpu();
 	tc = this_cpu_ptr(&touch_cpus);
-	if (++tc->sequence & ((1U << shift) - 1) && !trial)
+	if (!READ_ONCE(tc->online) ||
+	    (++tc->sequence & ((1U << shift) - 1) && !trial))
 		goto out;
 	slot = &tc->slot[backend];
-	if (cmpxchg(&slot->state, SLOT_FREE, SLOT_FILLING) != SLOT_FREE)
+	if (!touch_holdable(folio, offset) ||
+	    cmpxchg(&slot->state, SLOT_FREE, SLOT_FILLING) != SLOT_FREE)
 		goto out;
-	folio_get(folio);
+	if (atomic_long_add_return(folio_size(folio),
+				   &touch_held_bytes[node->nid]) >
+	    TOUCH_MAX_BYTES || !folio_try_get(folio)) {
+		atomic_long_sub(folio_size(folio), &touch_held_bytes[node->nid]);
+		/* Nothing of the slot was written: pairs with the cmpxchg(). */
+		smp_store_release(&slot->state, SLOT_FREE);
+		goto out;
+	}
 	slot->folio = folio;
 	slot->offset = offset;
 	slot->node = node;
@@ -211,9 +251,44 @@ unsigned int clearpage_touch_held(struct clearpage_node *node)
 	return held;
 }
 
-void clearpage_touch_init(void)
+/*
+ * A CPU going offline (its hotplug thread, on that CPU, the CPU still
+ * running): from now on it holds nothing; once every clear that could
+ * have seen it online is done (each runs with preemption off), its held
+ * folios are released unprobed. Its work is neither queued nor running
+ * afterwards, so nothing is left on a CPU whose timers no longer fire.
+ */
+static int touch_cpu_offline(unsigned int cpu)
 {
-	int cpu;
+	struct touch_cpu *tc = per_cpu_ptr(&touch_cpus, cpu);
+	int backend;
+
+	WRITE_ONCE(tc->online, false);
+	/* At unload the backends are disarmed and drained already. */
+	if (READ_ONCE(touch_running))
+		synchronize_rcu();
+	cancel_delayed_work_sync(&tc->work);
+	for (backend = 0; backend < CLEARPAGE_BACKEND_COUNT; backend++) {
+		struct touch_slot *slot = &tc->slot[backend];
+
+		/* Pairs with the release that held it: its fields are set. */
+		if (smp_load_acquire(&slot->state) != SLOT_HELD)
+			continue;
+		this_cpu_inc(slot->node->stats->touch_skipped[backend]);
+		touch_release(slot);
+	}
+	return 0;
+}
+
+static int touch_cpu_online(unsigned int cpu)
+{
+	WRITE_ONCE(per_cpu_ptr(&touch_cpus, cpu)->online, true);
+	return 0;
+}
+
+int clearpage_touch_init(void)
+{
+	int cpu, state;
 
 	for_each_possible_cpu(cpu) {
 		struct touch_cpu *tc = per_cpu_ptr(&touch_cpus, cpu);
@@ -222,6 +297,15 @@ void clearpage_touch_init(void)
 		INIT_DELAYED_WORK(&tc->work, touch_work);
 	}
 	WRITE_ONCE(touch_running, true);
+	/* Marks every online CPU online, and each one that comes. */
+	state = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "clearpage/touch:online",
+				  touch_cpu_online, touch_cpu_offline);
+	if (state < 0) {
+		WRITE_ONCE(touch_running, false);
+		return state;
+	}
+	touch_hotplug_state = state;
+	return 0;
 }
 
 /*
@@ -233,6 +317,8 @@ void clearpage_touch_exit(void)
 	int cpu, backend;
 
 	WRITE_ONCE(touch_running, false);
+	/* Each online CPU's teardown: its folios released. */
+	cpuhp_remove_state(touch_hotplug_state);
 	for_each_possible_cpu(cpu) {
 		struct touch_cpu *tc = per_cpu_ptr(&touch_cpus, cpu);
 
