@@ -18,9 +18,9 @@
  * stripped, except a request already in flight as such a transition
  * starts: on 6.1 its check of a task preempted in that request WARNs (found
  * with the vCPUs in parallel, the flip suite). So on 6.1 the probe also
- * stays disarmed while another livepatch is present at all
- * (/sys/kernel/livepatch holds a patch but clearpage's), which any write
- * to its enabled file could take through a transition.
+ * stays disarmed while another livepatch is present at all (a livepatch
+ * module other than clearpage is loaded: foreign_present()), which any
+ * write to its enabled file could take through a transition.
  *
  * A livepatch in replace mode (kpatch, a vendor's cumulative patch)
  * replaces clearpage's without calling its pre_unpatch callback: huge folios
@@ -36,11 +36,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/livepatch.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -71,37 +71,39 @@ static bool huge_replaced(void)
 }
 
 #if CLEARPAGE_RETHOOK_WARNS
-struct patch_scan {
-	struct dir_context ctx;
-	bool found;
-};
-
-static bool patch_entry(struct dir_context *ctx, const char *name, int len,
-			loff_t offset, u64 ino, unsigned int type)
-{
-	struct patch_scan *scan = container_of(ctx, struct patch_scan, ctx);
-	size_t own = strlen(THIS_MODULE->name);
-
-	if ((len == 1 && name[0] == '.') || (len == 2 && !memcmp(name, "..", 2)) ||
-	    ((size_t)len == own && !memcmp(name, THIS_MODULE->name, own)))
-		return true;
-	scan->found = true;
-	strscpy(foreign_name, name, min_t(size_t, len + 1, sizeof(foreign_name)));
-	return false;
-}
-
-/* Another module's patch is present (its name in foreign_name). */
+/*
+ * Another module's livepatch is loaded (its name in foreign_name), from
+ * the kernel's own list of modules, walked from clearpage's entry: no file
+ * is opened, so no mount namespace, credential or LSM of whoever asked can
+ * hide one. The list is RCU-protected (a module leaves it with
+ * list_del_rcu() and is freed after a grace period): walked with
+ * preemption off, as the kernel walks it. Its head is not a module: it
+ * lies in the kernel image, and every struct module in module memory
+ * (MODULES_VADDR to MODULES_END), which tells them apart. Fails closed: a
+ * livepatch module in any state, going away included, counts; one still
+ * unformed is seen by the module notifier once it is coming.
+ */
 static bool foreign_present(void)
 {
-	struct patch_scan scan = { .ctx.actor = patch_entry };
-	struct file *dir = filp_open("/sys/kernel/livepatch",
-				     O_RDONLY | O_DIRECTORY, 0);
+	struct list_head *pos;
+	bool found = false;
 
-	if (IS_ERR(dir))
-		return false;
-	iterate_dir(dir, &scan.ctx);
-	filp_close(dir, NULL);
-	return scan.found;
+	preempt_disable();
+	list_for_each_rcu(pos, &THIS_MODULE->list) {
+		struct module *mod;
+
+		if ((unsigned long)pos < MODULES_VADDR ||
+		    (unsigned long)pos >= MODULES_END)
+			continue;
+		mod = list_entry(pos, struct module, list);
+		if (mod != THIS_MODULE && is_livepatch_module(mod)) {
+			strscpy(foreign_name, mod->name, sizeof(foreign_name));
+			found = true;
+			break;
+		}
+	}
+	preempt_enable();
+	return found;
 }
 #else
 static bool foreign_present(void)
@@ -310,6 +312,9 @@ int clearpage_backends_describe(char *buf)
 		len += sysfs_emit_at(buf, len,
 				     "4k inactive: kretprobe on %s failed (error %d)\n",
 				     CLEARPAGE_ALLOC_SYMBOL, clearpage_4k_error());
+	if (!clearpage_timing_ordered())
+		len += sysfs_emit_at(buf, len,
+				     "probes off: this CPU has neither rdtscp nor a serialising lfence to time a load with\n");
 	mutex_unlock(&clearpage_lock);
 	return len;
 }
