@@ -118,6 +118,15 @@ for kernel in $kernels; do
 	# The touch probe of non-temporal clears, pages held under a stress.
 	vm "$kernel" touch "$module" "init_on_alloc=0 hugepagesz=2M hugepages=32" \
 		--module-test "$module_test" --parallel
+	# What a fleet meets with the probes on: a CPU without RDTSCP
+	# (qemu64), pages poisoned and soft-offlined as they are cleared,
+	# CPUs and a movable memory block (a DIMM on node 1) offlined in a
+	# loop under faults.
+	for cmdline in "init_on_alloc=0 hugepages=16 memhp_default_state=online_movable" \
+		       "hugepages=16 memhp_default_state=online_movable"; do
+		vm "$kernel" safety "$module" "$cmdline" --module-test "$module_test" \
+			--cpu qemu64 --dimm-mb 256 --parallel
+	done
 	# 1 GiB pages cleared with helpers: node 1 has two CPUs and the page.
 	vm "$kernel" gigantic "$module" \
 		"init_on_alloc=0 hugepagesz=1G hugepages=1:1 hugepagesz=2M hugepages=32" \

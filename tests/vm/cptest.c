@@ -25,6 +25,17 @@
  *       only when every byte was zero, 1 on a non-zero byte, 2 on a setup
  *       error.
  *
+ *   cptest poison [--node N] [--pages K] [--soft]
+ *       In a forked child on node N: fault K single 4 KiB pages one by
+ *       one, check each reads zero, and at once mark it poisoned with
+ *       madvise(MADV_HWPOISON) (the kernel's memory_failure(), as for a
+ *       memory error found in it), or with --soft migrate it away and
+ *       retire it (MADV_SOFT_OFFLINE, retried for up to 2 s while busy).
+ *       The pages were just cleared: the touch probe may be holding
+ *       them. A SIGBUS memory_failure() sends the child is counted.
+ *       Prints "poison pages=K nonzero=B poisoned=P failed=F busy=R
+ *       sigbus=S"; exits 0 when every page read zero and was retired.
+ *
  *   cptest flip, sysfs-fuzz, write: the module's sysfs files under load
  *       and abuse (cptest-sysfs.c).
  */
@@ -459,10 +470,120 @@ static int cmd_fault(int argc, char **argv)
 	return tally.nonzero ? 1 : 0;
 }
 
+#ifndef MADV_HWPOISON
+#define MADV_HWPOISON 100
+#endif
+#ifndef MADV_SOFT_OFFLINE
+#define MADV_SOFT_OFFLINE 101
+#endif
+
+static volatile sig_atomic_t sigbus_seen;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	sigbus_seen++;
+}
+
+struct poison_result {
+	unsigned long pages, nonzero, poisoned, failed, busy, sigbus;
+};
+
+static void poison_child(int node, unsigned long pages, int soft,
+			 struct poison_result *r)
+{
+	int advice = soft ? MADV_SOFT_OFFLINE : MADV_HWPOISON;
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	unsigned long i;
+	int tries;
+
+	sigaction(SIGBUS, &sa, NULL);
+	if (bind_to_node(node))
+		exit(2);
+	for (i = 0; i < pages; i++) {
+		unsigned char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			exit(2);
+		p[4095] = 0;		/* the fault: the page is cleared now */
+		r->nonzero += page_nonzero_bytes(p);
+		r->pages++;
+		for (tries = 0; tries < 200; tries++) {
+			if (!madvise(p, 4096, advice)) {
+				r->poisoned++;
+				break;
+			}
+			if (errno != EBUSY && errno != EAGAIN) {
+				fprintf(stderr, "cptest: poison: madvise: %s\n",
+					strerror(errno));
+				break;
+			}
+			r->busy++;
+			usleep(10000);
+		}
+		/* The mapping of a poisoned page: left, never touched again. */
+	}
+	r->sigbus = sigbus_seen;
+}
+
+static int cmd_poison(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "node", required_argument, NULL, 'n' },
+		{ "pages", required_argument, NULL, 'p' },
+		{ "soft", no_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct poison_result *r;
+	unsigned long pages = 32;
+	int node = 0, soft = 0, c, status;
+	pid_t pid;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			node = atoi(optarg);
+			break;
+		case 'p':
+			pages = strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			soft = 1;
+			break;
+		default:
+			return 2;
+		}
+	}
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED)
+		return 2;
+	memset(r, 0, sizeof(*r));
+	pid = fork();
+	if (pid < 0)
+		return 2;
+	if (!pid) {
+		poison_child(node, pages, soft, r);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		fprintf(stderr, "cptest: poison: the child did not finish (status %#x)\n",
+			status);
+		return 2;
+	}
+	r->failed = r->pages - r->poisoned;
+	printf("poison%s node=%d pages=%lu nonzero=%lu poisoned=%lu failed=%lu busy=%lu sigbus=%lu\n",
+	       soft ? " soft" : "", node, r->pages, r->nonzero, r->poisoned,
+	       r->failed, r->busy, r->sigbus);
+	return r->nonzero || r->failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: cptest fault|flip|sysfs-fuzz|write ...\n");
+		fprintf(stderr, "usage: cptest fault|flip|poison|sysfs-fuzz|write ...\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -470,6 +591,8 @@ int main(int argc, char **argv)
 		return cmd_fault(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "flip"))
 		return cmd_flip(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "poison"))
+		return cmd_poison(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "write"))
 		return cmd_write(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "sysfs-fuzz"))

@@ -9,7 +9,7 @@
 #                      [--module-test KO] [--ko KO]... [--bin PROGRAM]...
 #                      [--append "ARGS"]
 #                      [--log FILE] [--timeout SECONDS] [--node-mb MIB]
-#                      [--cpu MODEL] [--cpus N] [--parallel]
+#                      [--cpu MODEL] [--cpus N] [--dimm-mb MIB] [--parallel]
 #
 # --node-mb sizes each of the two NUMA nodes (default 512; 1536 leaves room
 # for a 1 GiB huge page on each).
@@ -18,6 +18,10 @@
 # the others (the suite "gigantic" needs a node with several; node 1's
 # memory lies above 4 GiB, clear of the kernel and the initrd, so it has
 # free gigabytes for 1 GiB pages).
+#
+# --dimm-mb plugs a DIMM of MIB into node 1 besides its boot memory: its
+# memory blocks are hotplugged, whole, for the guest to online in
+# ZONE_MOVABLE and offline again (the suite "safety").
 #
 # --cpu sets QEMU's CPU model (default max; "max,erms=off" hides ERMS, so
 # the guest kernel clears with rep stosq or movq and rep_stosb is slow).
@@ -51,6 +55,7 @@ timeout=1200
 node_mb=512
 cpu=max
 cpus=2
+dimm_mb=0
 parallel=0
 
 while [ $# -gt 0 ]; do
@@ -69,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--node-mb) node_mb=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
+	--dimm-mb) dimm_mb=$2; shift 2 ;;
 	*) echo "run-vm.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -126,15 +132,22 @@ chmod +x "$root/init" "$root"/tests/*.sh "$root/bin/"*
 accel="-accel tcg,thread=${CLEARPAGE_VM_TCG_THREAD:-single}"
 [ $parallel = 1 ] && accel="-accel tcg,thread=multi"
 [ "${CLEARPAGE_VM_KVM:-0}" = 1 ] && accel="-accel kvm"
+memory=$((2 * node_mb))M
+dimm=()
+if [ "$dimm_mb" != 0 ]; then
+	memory=$memory,slots=2,maxmem=$((2 * node_mb + dimm_mb))M
+	dimm=(-object memory-backend-ram,id=d0,size=${dimm_mb}M
+	      -device pc-dimm,id=dimm0,memdev=d0,node=1)
+fi
 [ -n "$log" ] || log=$work/console.log
 
 set +e
-timeout --foreground -k 10 "$timeout" "$qemu" "${qemu_args[@]}" $accel -cpu "$cpu" -m $((2 * node_mb))M \
+timeout --foreground -k 10 "$timeout" "$qemu" "${qemu_args[@]}" $accel -cpu "$cpu" -m $memory \
 	-smp $cpus,sockets=$cpus,cores=1,threads=1 \
 	-object memory-backend-ram,id=m0,size=${node_mb}M \
 	-numa node,nodeid=0,cpus=0,memdev=m0 \
 	-object memory-backend-ram,id=m1,size=${node_mb}M \
-	-numa node,nodeid=1,cpus=$node1_cpus,memdev=m1 \
+	-numa node,nodeid=1,cpus=$node1_cpus,memdev=m1 "${dimm[@]}" \
 	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
 	-append "console=ttyS0 panic=-1 panic_on_warn=1 oops=panic loglevel=5 cpvm_suite=$suite $append" \
 	-nographic -no-reboot -monitor none -serial stdio </dev/null >"$log" 2>&1
