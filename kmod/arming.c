@@ -80,8 +80,10 @@ static bool huge_replaced(void)
  * preemption off, as the kernel walks it. Its head is not a module: it
  * lies in the kernel image, and every struct module in module memory
  * (MODULES_VADDR to MODULES_END), which tells them apart. Fails closed: a
- * livepatch module in any state, going away included, counts; one still
- * unformed is seen by the module notifier once it is coming.
+ * livepatch module counts from the moment it is formed until it goes
+ * (the notifier looks again then: a module whose patch still exists
+ * cannot be going, the livepatch core holds a reference on it); one
+ * still unformed is seen by the module notifier once it is coming.
  */
 static bool foreign_present(void)
 {
@@ -96,7 +98,8 @@ static bool foreign_present(void)
 		    (unsigned long)pos >= MODULES_END)
 			continue;
 		mod = list_entry(pos, struct module, list);
-		if (mod != THIS_MODULE && is_livepatch_module(mod)) {
+		if (mod != THIS_MODULE && is_livepatch_module(mod) &&
+		    READ_ONCE(mod->state) != MODULE_STATE_GOING) {
 			strscpy(foreign_name, mod->name, sizeof(foreign_name));
 			found = true;
 			break;

@@ -32,6 +32,15 @@ case "$(uname -r)" in
 *) want="4k active" ;;
 esac
 check "with another livepatch present: $want" wait_for 10 grep -q "^$want" $CP/backends
+# The same answer whoever asks: the arming decision for a request sent
+# from a mount namespace without /sys (6.1's test once looked for other
+# patches in /sys/kernel/livepatch from the kernel, in the caller's
+# namespace, and found none there).
+set_all kernel
+check "a set from a mount namespace without /sys" \
+	unshare -m sh -c 'umount /sys && clearpagectl set 0 movq --backend 4k >/dev/null'
+check "then too: $want" wait_for 10 grep -q "^$want" $CP/backends
+set_all movq
 check "the other livepatch is disabled and removed" \
 	sh -c "echo 0 > $LP/enabled" && wait_for 30 gone && rmmod klp_other
 check "without it: 4k active" wait_for 10 grep -qx "4k active" $CP/backends
