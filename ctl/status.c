@@ -158,6 +158,16 @@ static void print_probe(const struct cp_node_info *n)
 
 	if (!be->has_probe)
 		return;
+	if (!n->has_counters) {
+		/* The mode alone: its calibration and counters are root's. */
+		if (be->probe)
+			printf("  huge  probe on: hot folios %s, cold folios %s\n",
+			       cp_strategy_name(be->probe_hot),
+			       cp_strategy_name(be->probe_cold));
+		else
+			printf("  huge  probe off\n");
+		return;
+	}
 	if (be->probe)
 		printf("  huge  probe on: hot folios %s, cold folios %s",
 		       cp_strategy_name(be->probe_hot), cp_strategy_name(be->probe_cold));
@@ -207,6 +217,40 @@ static void print_touch(const struct cp_node_info *n)
 	}
 }
 
+/*
+ * A reader without CAP_PERFMON or CAP_SYS_ADMIN: the module tells it the
+ * strategies and choices, not the counters and calibrations (they time
+ * other processes' clears). The strategies, with each backend's mark and
+ * its trial candidates, and what is left out.
+ */
+static void print_strategy_names(const struct cp_node_info *n,
+				 bool calibration_only)
+{
+	int i, b;
+
+	printf("  strategies:");
+	for (i = 0; i < n->nr_strategies; i++) {
+		int strategy = n->strategies[i].strategy;
+
+		printf(" %s", cp_strategy_name(strategy));
+		for (b = 0; !calibration_only && b < CLEARPAGE_BACKEND_COUNT; b++)
+			if (n->backend[b].strategy == strategy)
+				printf("%s", b == CLEARPAGE_BACKEND_4K ? "[4]" : "[H]");
+	}
+	printf("\n");
+	for (b = 0; !calibration_only && b < CLEARPAGE_BACKEND_COUNT; b++) {
+		const struct cp_backend_info *be = &n->backend[b];
+
+		if (!be->trials)
+			continue;
+		printf("  %s trial candidates:", cp_backend_name(b));
+		for (i = 1; i < CLEARPAGE_STRATEGY_COUNT; i++)
+			if (be->trials & (1U << i))
+				printf(" %s", cp_strategy_name(i));
+		printf("\n");
+	}
+}
+
 static void print_table(const struct cp_node_info *n, bool calibration_only)
 {
 	const int k4 = CLEARPAGE_BACKEND_4K, huge = CLEARPAGE_BACKEND_HUGE;
@@ -227,8 +271,10 @@ static void print_table(const struct cp_node_info *n, bool calibration_only)
 		print_probe(n);
 	if (!calibration_only)
 		print_touch(n);
-	if (!calibration_only)
+	if (!calibration_only && n->has_counters)
 		print_helpers(n);
+	else if (!calibration_only && n->has_helpers)
+		printf("  gigantic helpers %u\n", n->helpers);
 	for (b = 0; !calibration_only && daemon_alive &&
 		    b < CLEARPAGE_BACKEND_COUNT; b++) {
 		const struct cp_backend_state *d = daemon_backend(n->node, b);
@@ -245,6 +291,10 @@ static void print_table(const struct cp_node_info *n, bool calibration_only)
 		       cp_backend_name(b), when, d->action,
 		       cp_strategy_name(d->from), cp_strategy_name(d->to),
 		       d->reason);
+	}
+	if (!n->has_counters) {
+		print_strategy_names(n, calibration_only);
+		return;
 	}
 	printf("     %-10s %10s %8s %10s %8s %8s %8s %8s %8s %8s\n", "STRATEGY",
 	       "PAGES_4K", "NS_4K", "PAGES_HUGE", "RANGES", "NS_HUGE",
@@ -368,12 +418,71 @@ static void print_probe_json(const struct cp_backend_info *be)
 	       (unsigned long long)be->probe_ns);
 }
 
+/* A trials mask as a JSON array of names. */
+static void print_trials_json(unsigned int trials)
+{
+	int i;
+
+	printf("[");
+	for (i = 1; i < CLEARPAGE_STRATEGY_COUNT; i++)
+		if (trials & (1U << i))
+			printf("%s\"%s\"", trials & ((1U << i) - 1) ? "," : "",
+			       cp_strategy_name(i));
+	printf("]");
+}
+
+/* Without the counters: the choices and the strategies' names. */
+static void print_choices_json(const struct cp_node_info *n,
+			       bool calibration_only)
+{
+	char when[64];
+	int i, b;
+
+	if (n->has_helpers && !calibration_only)
+		printf(",\"gigantic_helpers\":{\"helpers\":%u}", n->helpers);
+	for (b = 0; !calibration_only && b < CLEARPAGE_BACKEND_COUNT; b++) {
+		const struct cp_backend_info *be = &n->backend[b];
+
+		ctl_format_time(be->last_change_ns, when, sizeof(when));
+		printf("%s\"%s\":{\"strategy\":\"%s\",\"pinned\":%s,"
+		       "\"source\":\"%s\",\"last_change\":\"%s\","
+		       "\"last_change_ns\":%llu,\"trials\":",
+		       b ? "," : ",\"backends\":{", cp_backend_name(b),
+		       cp_strategy_name(be->strategy),
+		       be->pinned ? "true" : "false",
+		       cp_source_name(be->source), when,
+		       (unsigned long long)be->last_change_ns);
+		print_trials_json(be->trials);
+		if (be->has_probe) {
+			printf(",\"probe\":");
+			if (be->probe)
+				printf("{\"hot\":\"%s\",\"cold\":\"%s\"}",
+				       cp_strategy_name(be->probe_hot),
+				       cp_strategy_name(be->probe_cold));
+			else
+				printf("null");
+		}
+		print_backend_daemon_json(n->node, b);
+		printf("%s", b == CLEARPAGE_BACKEND_COUNT - 1 ? "}}" : "}");
+	}
+	printf(",\"strategies\":[");
+	for (i = 0; i < n->nr_strategies; i++)
+		printf("%s{\"name\":\"%s\"}", i ? "," : "",
+		       cp_strategy_name(n->strategies[i].strategy));
+	printf("]}");
+}
+
 static void print_json(const struct cp_node_info *n, bool calibration_only)
 {
 	char when[64];
 	int i, b;
 
-	printf("{\"node\":%u", n->node);
+	printf("{\"node\":%u,\"counters\":%s", n->node,
+	       n->has_counters ? "true" : "false");
+	if (!n->has_counters) {
+		print_choices_json(n, calibration_only);
+		return;
+	}
 	if (!calibration_only) {
 		printf(",\"pages_huge_prezeroed\":%llu",
 		       (unsigned long long)n->pages_huge_prezeroed);
@@ -393,7 +502,7 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 			printf("%s\"%s\":{\"strategy\":\"%s\",\"pinned\":%s,"
 			       "\"source\":\"%s\",\"last_change\":\"%s\","
 			       "\"last_change_ns\":%llu,\"reference_pages\":%llu,"
-			       "\"reference_sample_ns\":%llu,\"trials\":[",
+			       "\"reference_sample_ns\":%llu,\"trials\":",
 			       b ? "," : "", cp_backend_name(b),
 			       cp_strategy_name(be->strategy),
 			       be->pinned ? "true" : "false",
@@ -401,11 +510,7 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 			       (unsigned long long)be->last_change_ns,
 			       (unsigned long long)be->reference_pages,
 			       (unsigned long long)be->reference_sample_ns);
-			for (i = 1; i < CLEARPAGE_STRATEGY_COUNT; i++)
-				if (be->trials & (1U << i))
-					printf("%s\"%s\"", be->trials & ((1U << i) - 1) ?
-					       "," : "", cp_strategy_name(i));
-			printf("]");
+			print_trials_json(be->trials);
 			if (be->has_probe)
 				print_probe_json(be);
 			if (be->has_touch)
@@ -494,6 +599,11 @@ void print_nodes(const struct cp_node_info *nodes, int count, bool json,
 		printf("{\"nodes\":[");
 	else if (with_daemon)
 		print_daemon_table();
+	for (i = 0; !json && i < count; i++)
+		if (!nodes[i].has_counters) {
+			printf("counters and calibrations not shown: they need CAP_PERFMON or CAP_SYS_ADMIN (run clearpagectl as root)\n\n");
+			break;
+		}
 	for (i = 0; i < count; i++) {
 		if (json) {
 			printf("%s", i ? "," : "");

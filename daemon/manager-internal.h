@@ -82,6 +82,7 @@ struct manager {
 	char monitor_reason[CP_REASON_MAX];
 	bool waiting_logged;
 	bool pmu_unavailable;		/* said once; retried on CPU hotplug */
+	bool no_counters;		/* the module shows us none: said once */
 	bool pmu_in_use;
 	int metrics_error;		/* last MetricsFile= error, logged once */
 	int savings_error;		/* last savings file error, logged once */

@@ -145,6 +145,20 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 		report_state(m, 0);
 		goto rearm;
 	}
+	/*
+	 * The module gives the counters only to a reader with CAP_PERFMON
+	 * or CAP_SYS_ADMIN; without them every interval would read as
+	 * idle. Decide nothing until it does.
+	 */
+	if (count > 0 && !m->infos[0].has_counters) {
+		if (!m->no_counters)
+			log_line(LOG_ERR, "the module shows clearpaged no counters: it needs CAP_PERFMON or CAP_SYS_ADMIN (run it as root or from clearpaged.service); deciding nothing until then");
+		m->no_counters = true;
+		sd_notify(0, "STATUS=no counters: clearpaged needs CAP_PERFMON or CAP_SYS_ADMIN");
+		report_state(m, count);
+		goto rearm;
+	}
+	m->no_counters = false;
 	manager_refresh_held(m);
 	for (i = 0; i < count; i++)
 		if (m->infos[i].node < CONFIG_MAX_NODES)

@@ -113,6 +113,7 @@ struct clearpage_choice {
 	 * clearpage_lock. Only the huge backend has one.
 	 */
 	unsigned int probe;
+	/* These too: read locklessly, written under clearpage_lock. */
 	bool pinned;
 	enum clearpage_source last_source;
 	u64 last_change_ns;

@@ -32,6 +32,21 @@ static const struct nla_policy clearpage_policy[CLEARPAGE_A_MAX + 1] = {
 
 enum fill_what { FILL_NODE, FILL_CALIBRATION };
 
+/*
+ * Who may read the counters and the calibrations: they time the clears of
+ * other processes' pages and say whether those processes read their fresh
+ * pages within milliseconds (touch_cached), a side channel, so like perf's
+ * counters they need CAP_PERFMON (or CAP_SYS_ADMIN), in the credentials
+ * of the socket's opener and of the sender both. Everyone else is told
+ * the choices only: strategies, pins, sources, trials, probe modes and
+ * helpers, read without any lock a writer takes.
+ */
+static bool may_read_counters(const struct sk_buff *skb)
+{
+	return netlink_capable(skb, CAP_PERFMON) ||
+	       netlink_capable(skb, CAP_SYS_ADMIN);
+}
+
 static int put_u64(struct sk_buff *skb, int type, u64 value, int pad)
 {
 	return nla_put_u64_64bit(skb, type, value, pad);
@@ -100,8 +115,27 @@ static int put_backend_state(struct sk_buff *skb, struct clearpage_node *node,
 }
 
 /*
- * A backend's probe mode, its temperature probe's counters (probe mode
- * and sample) and its touch probe's counters.
+ * A copy of @node's choice of @backend, field by field: node.c writes each
+ * with WRITE_ONCE() under clearpage_lock, which a reader without it may
+ * see half changed (a strategy and the pin of the change before it).
+ */
+static void choice_snapshot(struct clearpage_node *node, int backend,
+			    struct clearpage_choice *c)
+{
+	const struct clearpage_choice *choice = &node->choice[backend];
+
+	c->strategy = READ_ONCE(choice->strategy);
+	c->trials = READ_ONCE(choice->trials);
+	c->probe = READ_ONCE(choice->probe);
+	c->pinned = READ_ONCE(choice->pinned);
+	c->last_source = READ_ONCE(choice->last_source);
+	c->last_change_ns = READ_ONCE(choice->last_change_ns);
+}
+
+/*
+ * A backend's probe mode and, with @sum (NULL: the choices only), its
+ * temperature probe's counters (probe mode and sample) and its touch
+ * probe's counters.
  */
 static int put_probe(struct sk_buff *skb, unsigned int mode, int backend,
 		     const struct clearpage_node_stats *sum)
@@ -114,6 +148,8 @@ static int put_probe(struct sk_buff *skb, unsigned int mode, int backend,
 	     nla_put_u8(skb, CLEARPAGE_B_PROBE_COLD,
 			clearpage_probe_cold_strategy(mode))))
 		return -EMSGSIZE;
+	if (!sum)
+		return 0;
 	if (put_u64(skb, CLEARPAGE_B_TOUCH_PROBED, sum->touch_probed[backend],
 		    CLEARPAGE_B_PAD) ||
 	    put_u64(skb, CLEARPAGE_B_TOUCH_CACHED, sum->touch_cached[backend],
@@ -146,6 +182,40 @@ static int put_probe_calibration(struct sk_buff *skb,
 	return 0;
 }
 
+/* One backend's entry: its choice, and with @sum its counters. */
+static int put_backend_entry(struct sk_buff *skb, struct clearpage_node *node,
+			     int b, const struct clearpage_node_stats *sum)
+{
+	struct nlattr *entry = nla_nest_start(skb, CLEARPAGE_A_ENTRY);
+	struct clearpage_choice c;
+
+	choice_snapshot(node, b, &c);
+	if (!entry ||
+	    nla_put_u8(skb, CLEARPAGE_B_BACKEND, b) ||
+	    nla_put_u8(skb, CLEARPAGE_B_STRATEGY, c.strategy) ||
+	    nla_put_u8(skb, CLEARPAGE_B_PINNED, c.pinned) ||
+	    nla_put_u8(skb, CLEARPAGE_B_SOURCE, c.last_source) ||
+	    put_u64(skb, CLEARPAGE_B_LAST_CHANGE_NS, c.last_change_ns,
+		    CLEARPAGE_B_PAD) ||
+	    nla_put_u32(skb, CLEARPAGE_B_TRIALS, c.trials))
+		return -EMSGSIZE;
+	if (sum &&
+	    (put_u64(skb, CLEARPAGE_B_REFERENCE_PAGES, sum->reference_pages[b],
+		     CLEARPAGE_B_PAD) ||
+	     put_u64(skb, CLEARPAGE_B_REFERENCE_SAMPLE_NS,
+		     sum->reference_sample_ns[b], CLEARPAGE_B_PAD)))
+		return -EMSGSIZE;
+	if (put_probe(skb, c.probe, b, sum))
+		return -EMSGSIZE;
+	nla_nest_end(skb, entry);
+	return 0;
+}
+
+/*
+ * Every backend's entry. With the counters (@sum) under clearpage_lock, so
+ * that the backends are of one moment; without, a snapshot that takes no
+ * lock: a reader anyone may be must not hold up a writer.
+ */
 static int put_backends(struct sk_buff *skb, struct clearpage_node *node,
 			const struct clearpage_node_stats *sum)
 {
@@ -154,33 +224,43 @@ static int put_backends(struct sk_buff *skb, struct clearpage_node *node,
 
 	if (!nest)
 		return -EMSGSIZE;
-	mutex_lock(&clearpage_lock);
-	for (b = 0; b < CLEARPAGE_BACKEND_COUNT && !err; b++) {
-		const struct clearpage_choice *choice = &node->choice[b];
-		struct nlattr *entry = nla_nest_start(skb, CLEARPAGE_A_ENTRY);
-
-		if (!entry ||
-		    nla_put_u8(skb, CLEARPAGE_B_BACKEND, b) ||
-		    nla_put_u8(skb, CLEARPAGE_B_STRATEGY, choice->strategy) ||
-		    nla_put_u8(skb, CLEARPAGE_B_PINNED, choice->pinned) ||
-		    nla_put_u8(skb, CLEARPAGE_B_SOURCE, choice->last_source) ||
-		    put_u64(skb, CLEARPAGE_B_LAST_CHANGE_NS,
-			    choice->last_change_ns, CLEARPAGE_B_PAD) ||
-		    put_u64(skb, CLEARPAGE_B_REFERENCE_PAGES,
-			    sum->reference_pages[b], CLEARPAGE_B_PAD) ||
-		    put_u64(skb, CLEARPAGE_B_REFERENCE_SAMPLE_NS,
-			    sum->reference_sample_ns[b], CLEARPAGE_B_PAD) ||
-		    nla_put_u32(skb, CLEARPAGE_B_TRIALS, choice->trials) ||
-		    put_probe(skb, choice->probe, b, sum))
-			err = -EMSGSIZE;
-		else
-			nla_nest_end(skb, entry);
-	}
-	mutex_unlock(&clearpage_lock);
+	if (sum)
+		mutex_lock(&clearpage_lock);
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT && !err; b++)
+		err = put_backend_entry(skb, node, b, sum);
+	if (sum)
+		mutex_unlock(&clearpage_lock);
 	if (err)
 		return err;
 	nla_nest_end(skb, nest);
 	return 0;
+}
+
+/* Without the counters: each available strategy's id, the node's choices. */
+static int put_choices(struct sk_buff *skb, struct clearpage_node *node,
+		       enum fill_what what)
+{
+	struct nlattr *nest = nla_nest_start(skb, CLEARPAGE_A_STRATEGIES);
+	int strategy;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
+		struct nlattr *entry;
+
+		if (!clearpage_strategy_usable(strategy))
+			continue;
+		entry = nla_nest_start(skb, CLEARPAGE_A_ENTRY);
+		if (!entry || nla_put_u8(skb, CLEARPAGE_S_STRATEGY, strategy))
+			return -EMSGSIZE;
+		nla_nest_end(skb, entry);
+	}
+	nla_nest_end(skb, nest);
+	if (what != FILL_NODE)
+		return 0;
+	if (nla_put_u32(skb, CLEARPAGE_A_HELPERS, READ_ONCE(node->helpers)))
+		return -EMSGSIZE;
+	return put_backends(skb, node, NULL);
 }
 
 static int put_strategies(struct sk_buff *skb, struct clearpage_node *node,
@@ -233,8 +313,9 @@ static int put_strategies(struct sk_buff *skb, struct clearpage_node *node,
 	return 0;
 }
 
+/* @counters: with the counters and calibrations (may_read_counters()). */
 static int fill(struct sk_buff *skb, struct clearpage_node *node, u32 portid,
-		u32 seq, int flags, u8 cmd, enum fill_what what)
+		u32 seq, int flags, u8 cmd, enum fill_what what, bool counters)
 {
 	void *hdr = genlmsg_put(skb, portid, seq, &clearpage_family, flags,
 				cmd);
@@ -243,10 +324,11 @@ static int fill(struct sk_buff *skb, struct clearpage_node *node, u32 portid,
 	if (!hdr)
 		return -EMSGSIZE;
 	err = nla_put_u32(skb, CLEARPAGE_A_NODE, node->nid) ? -EMSGSIZE : 0;
-	if (!err)
+	if (!err && counters)
 		err = put_probe_calibration(skb, node);
 	if (!err)
-		err = put_strategies(skb, node, what);
+		err = counters ? put_strategies(skb, node, what) :
+				 put_choices(skb, node, what);
 	if (err) {
 		genlmsg_cancel(skb, hdr);
 		return err;
@@ -295,8 +377,8 @@ static struct clearpage_node *request_change(struct sk_buff *skb,
 	return request_node(info);
 }
 
-static int reply(struct genl_info *info, struct clearpage_node *node,
-		 enum fill_what what)
+static int reply(struct sk_buff *skb, struct genl_info *info,
+		 struct clearpage_node *node, enum fill_what what)
 {
 	struct sk_buff *msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	int err;
@@ -304,7 +386,7 @@ static int reply(struct genl_info *info, struct clearpage_node *node,
 	if (!msg)
 		return -ENOMEM;
 	err = fill(msg, node, info->snd_portid, info->snd_seq, 0,
-		   info->genlhdr->cmd, what);
+		   info->genlhdr->cmd, what, may_read_counters(skb));
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -316,7 +398,7 @@ static int get_node_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct clearpage_node *node = request_node(info);
 
-	return IS_ERR(node) ? PTR_ERR(node) : reply(info, node, FILL_NODE);
+	return IS_ERR(node) ? PTR_ERR(node) : reply(skb, info, node, FILL_NODE);
 }
 
 static int get_calibration_doit(struct sk_buff *skb, struct genl_info *info)
@@ -324,10 +406,20 @@ static int get_calibration_doit(struct sk_buff *skb, struct genl_info *info)
 	struct clearpage_node *node = request_node(info);
 
 	return IS_ERR(node) ? PTR_ERR(node) :
-			      reply(info, node, FILL_CALIBRATION);
+			      reply(skb, info, node, FILL_CALIBRATION);
 }
 
-/* cb->args[0]: the next node id to dump. */
+/*
+ * cb->args[0]: the next node id to dump; cb->args[1]: whether the dump has
+ * the counters, decided when it starts, in the sender's context (a later
+ * part of it is filled in the context of whoever reads the socket then).
+ */
+static int dump_start(struct netlink_callback *cb)
+{
+	cb->args[1] = may_read_counters(cb->skb);
+	return 0;
+}
+
 static int dump(struct sk_buff *skb, struct netlink_callback *cb,
 		enum fill_what what)
 {
@@ -339,7 +431,8 @@ static int dump(struct sk_buff *skb, struct netlink_callback *cb,
 	for (nid = clearpage_next_node(cb->args[0] - 1, &node);
 	     nid < MAX_NUMNODES; nid = clearpage_next_node(nid, &node)) {
 		if (fill(skb, node, NETLINK_CB(cb->skb).portid,
-			 cb->nlh->nlmsg_seq, NLM_F_MULTI, cmd, what))
+			 cb->nlh->nlmsg_seq, NLM_F_MULTI, cmd, what,
+			 cb->args[1]))
 			break;
 	}
 	cb->args[0] = nid;
@@ -490,18 +583,20 @@ static int calibrate_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(node))
 		return PTR_ERR(node);
 	err = clearpage_node_calibrate(node);
-	return err ? err : reply(info, node, FILL_CALIBRATION);
+	return err ? err : reply(skb, info, node, FILL_CALIBRATION);
 }
 
 static const struct genl_ops clearpage_ops[] = {
 	{
 		.cmd = CLEARPAGE_CMD_GET_NODE,
 		.doit = get_node_doit,
+		.start = dump_start,
 		.dumpit = get_node_dumpit,
 	},
 	{
 		.cmd = CLEARPAGE_CMD_GET_CALIBRATION,
 		.doit = get_calibration_doit,
+		.start = dump_start,
 		.dumpit = get_calibration_dumpit,
 	},
 	{
@@ -530,6 +625,11 @@ static const struct genl_ops clearpage_ops[] = {
 	},
 };
 
+/*
+ * Open to everyone: an event says what the world-readable strategy and
+ * pinned files and the change uevent (which every process may receive)
+ * say, no counter, no timing.
+ */
 static const struct genl_multicast_group clearpage_mcgrps[] = {
 	{ .name = CLEARPAGE_GENL_MCGRP_EVENTS },
 };

@@ -52,10 +52,11 @@ static void clearpage_choice_set(struct clearpage_node *node, int backend,
 	int old_strategy = choice->strategy;
 
 	lockdep_assert_held(&clearpage_lock);
+	/* Each read locklessly too: by netlink's unprivileged readers. */
 	WRITE_ONCE(choice->strategy, strategy);
-	choice->pinned = pinned;
-	choice->last_source = source;
-	choice->last_change_ns = ktime_get_real_ns();
+	WRITE_ONCE(choice->pinned, pinned);
+	WRITE_ONCE(choice->last_source, source);
+	WRITE_ONCE(choice->last_change_ns, ktime_get_real_ns());
 	clearpage_node_announce(node, backend, old_strategy);
 }
 

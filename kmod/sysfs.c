@@ -435,6 +435,13 @@ static ssize_t calibrate_store(struct kobject *kobj,
 	return err ? err : count;
 }
 
+/*
+ * The counters and calibrations are root's alone (0400): they time the
+ * clears of other processes' pages and say whether those read their fresh
+ * pages (touch_cached), a side channel. A show cannot check CAP_PERFMON
+ * soundly (the reader need not be the opener), so a reader with it and
+ * without root uses netlink, which checks the opener and the sender.
+ */
 NODE_ATTR(strategy, 0644, strategy_show, strategy_store,
 	  CLEARPAGE_BACKEND_ALL);
 NODE_ATTR(strategy_4k, 0644, strategy_show, strategy_store,
@@ -449,14 +456,14 @@ NODE_ATTR(trials_4k, 0644, trials_show, trials_store, CLEARPAGE_BACKEND_4K);
 NODE_ATTR(trials_huge, 0644, trials_show, trials_store,
 	  CLEARPAGE_BACKEND_HUGE);
 NODE_ATTR(probe_huge, 0644, probe_show, probe_store, CLEARPAGE_BACKEND_HUGE);
-NODE_ATTR(probe_calibration, 0444, probe_calibration_show, NULL,
+NODE_ATTR(probe_calibration, 0400, probe_calibration_show, NULL,
 	  CLEARPAGE_BACKEND_ALL);
 NODE_ATTR(gigantic_helpers, 0644, gigantic_helpers_show,
 	  gigantic_helpers_store, CLEARPAGE_BACKEND_ALL);
-NODE_ATTR(stats, 0444, stats_show, NULL, CLEARPAGE_BACKEND_ALL);
-NODE_ATTR(calibration_4k, 0444, calibration_show, NULL,
+NODE_ATTR(stats, 0400, stats_show, NULL, CLEARPAGE_BACKEND_ALL);
+NODE_ATTR(calibration_4k, 0400, calibration_show, NULL,
 	  CLEARPAGE_BACKEND_4K);
-NODE_ATTR(calibration_huge, 0444, calibration_show, NULL,
+NODE_ATTR(calibration_huge, 0400, calibration_show, NULL,
 	  CLEARPAGE_BACKEND_HUGE);
 NODE_ATTR(calibrate, 0200, NULL, calibrate_store, CLEARPAGE_BACKEND_ALL);
 

@@ -82,6 +82,14 @@ struct cp_probe_calibration {
 
 struct cp_node_info {
 	uint32_t node;
+	/*
+	 * The reply had the counters and calibrations: the module gives them
+	 * only to a reader with CAP_PERFMON or CAP_SYS_ADMIN. Without, every
+	 * counter here reads 0, no strategy has_calibration, probe.present
+	 * is false, and has_touch too; the strategies, pins, sources, trials,
+	 * probe modes and helpers are there.
+	 */
+	bool has_counters;
 	struct cp_backend_info backend[CLEARPAGE_BACKEND_COUNT];
 	uint64_t pages_huge_prezeroed;
 	/* Gigantic folios cleared with the node's helpers (clearpage.ko 0.4). */

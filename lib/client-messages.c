@@ -302,6 +302,13 @@ int cp_parse_node(struct nlmsghdr *nlh, struct cp_node_info *info)
 		info->backend[b].strategy = -1;
 		info->backend[b].source = -1;
 	}
+	/*
+	 * The module leaves the counters and calibrations out for a reader
+	 * without CAP_PERFMON: a node reply then has no PAGES_HUGE_PREZEROED,
+	 * either reply no probe calibration and no strategy calibration.
+	 */
+	info->has_counters = tb[CLEARPAGE_A_PAGES_HUGE_PREZEROED] ||
+			     tb[CLEARPAGE_A_PROBE_THRESHOLD];
 	info->pages_huge_prezeroed = get_u64(tb[CLEARPAGE_A_PAGES_HUGE_PREZEROED]);
 	info->has_helpers = tb[CLEARPAGE_A_HELPERS] != NULL;
 	info->helpers = info->has_helpers ?
@@ -329,6 +336,7 @@ int cp_parse_node(struct nlmsghdr *nlh, struct cp_node_info *info)
 			if (parse_strategy_entry(pos,
 				&info->strategies[info->nr_strategies]) < 0)
 				return -EINVAL;
+			info->has_counters |= info->strategies[info->nr_strategies].has_calibration;
 			info->nr_strategies++;
 		}
 	}

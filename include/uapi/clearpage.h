@@ -43,10 +43,34 @@
  * policy: a missing, wrongly typed or unknown attribute fails the request
  * with -EINVAL, a value out of its range (a strategy, source or backend id
  * beyond the enums below, a node id of MAX_NUMNODES or more) with -ERANGE,
- * each with an extended ack message naming the attribute. Reads are
- * open to everyone; changes need CAP_SYS_ADMIN in the sender's credentials
- * (-EPERM otherwise). Version 2 made the strategy, pin and counters
- * per backend; version 1 had one strategy per node.
+ * each with an extended ack message naming the attribute. Changes need
+ * CAP_SYS_ADMIN (-EPERM otherwise). Version 2 made the strategy, pin and
+ * counters per backend; version 1 had one strategy per node.
+ *
+ * Who reads what. Reads (GET_NODE, GET_CALIBRATION, do and dump) are open
+ * to everyone, but only a reader with CAP_PERFMON or CAP_SYS_ADMIN gets
+ * the counters and calibrations: they time the clears of other
+ * processes' pages, and the touch probe's say whether those processes
+ * read their freshly faulted pages within milliseconds, a side channel,
+ * as perf's counters are. Both the socket's opener and the sender need
+ * the capability; a dump is judged once, when it starts. Every other
+ * reader gets the same replies with those attributes left out (not
+ * zeroed: absent means "not shown", 0 means none counted): it gets
+ * CLEARPAGE_A_NODE, _HELPERS, _STRATEGIES with CLEARPAGE_S_STRATEGY alone
+ * per available strategy, and _BACKENDS with CLEARPAGE_B_BACKEND,
+ * _STRATEGY, _PINNED, _SOURCE, _LAST_CHANGE_NS, _TRIALS, _PROBE,
+ * _PROBE_HOT and _PROBE_COLD (GET_CALIBRATION: CLEARPAGE_A_NODE and the
+ * strategy ids); everything else below is the counters and calibrations.
+ * Such a read takes no lock a change takes, so it never waits for a
+ * calibration or holds up a change: each field is read once, and two
+ * fields may come from either side of a change in flight. The same
+ * split holds in sysfs: nodeN/stats, probe_calibration and calibration_*
+ * are mode 0400 (root only: a sysfs read cannot check the reader's
+ * capability soundly, so a holder of CAP_PERFMON alone reads them here).
+ * The multicast group "events" is open to everyone: an event carries
+ * what the world-readable nodeN/strategy_* and pinned_* files and the
+ * node's change uevent (which every process may receive) say, no
+ * counter and no timing.
  *
  *   CLEARPAGE_CMD_GET_NODE            do: CLEARPAGE_A_NODE required.
  *                                     dump: one reply per managed node.
@@ -120,7 +144,9 @@
  *
  * Errors: -ENODEV for a node id without a nodeN directory (no memory at
  * load or not a node), -EINVAL and -ERANGE for malformed requests, -EPERM
- * without CAP_SYS_ADMIN, -EBUSY as above, -ENOMEM.
+ * for a change without CAP_SYS_ADMIN (checked before the node id and the
+ * values: a change from a sender without it is -EPERM whatever it names,
+ * once the request passes the policy), -EBUSY as above, -ENOMEM.
  *
  * The attributes are documented beside their enumerators below: the
  * top-level ones (CLEARPAGE_A_*), those of each backend (CLEARPAGE_B_*,

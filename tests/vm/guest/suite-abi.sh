@@ -24,8 +24,8 @@ check "one nodeN directory per node with memory ($expected_nodes)" \
 	test "$(nodes | tr '\n' ' ')" = "0 1 " -a "$expected_nodes" = "0-1"
 for n in $(nodes); do
 	for f in strategy:644 strategy_4k:644 strategy_huge:644 pinned:644 \
-		 pinned_4k:644 pinned_huge:644 stats:444 calibration_4k:444 \
-		 calibration_huge:444 calibrate:200; do
+		 pinned_4k:644 pinned_huge:644 stats:400 calibration_4k:400 \
+		 calibration_huge:400 probe_calibration:400 calibrate:200; do
 		check "mode of node$n/${f%%:*} is ${f##*:}" \
 			test "$(stat -c %a $CP/node$n/${f%%:*})" = "${f##*:}"
 	done
