@@ -49,6 +49,9 @@
  *    The same calibration gives the touch probe its threshold, and
  *    test_touch_verdict decides for it after its load: 1 every line
  *    cached, 2 none, 3 each in turn (0: measured).
+ *  - "fuzz": a write to test_hold_locks_ms holds the locks a change and a
+ *    privileged read take, so that a reader without the capability can be
+ *    shown to take none of them (it answers while they are held).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -129,6 +132,42 @@ static unsigned int test_touch_verdict;
 module_param(test_touch_verdict, uint, 0644);
 MODULE_PARM_DESC(test_touch_verdict,
 		 "the touch probe's verdict: 0 measured, 1 cached, 2 not, 3 each in turn");
+
+/*
+ * A write of N holds what a privileged reader and every change take, node
+ * 0's calibration_lock and clearpage_lock (in that order, as a
+ * calibration does), for N ms (at most 60 s) in the writer's context,
+ * and says so in the log once they are held. (The write holds the
+ * module's parameter lock too: no other parameter reads meanwhile.)
+ */
+static int hold_locks_set(const char *val, const struct kernel_param *kp)
+{
+	struct clearpage_node *node = clearpage_node_get(0);
+	unsigned int ms;
+	int err = kstrtouint(val, 0, &ms);
+
+	if (err)
+		return err;
+	if (ms > 60000)
+		return -ERANGE;
+	if (node)
+		mutex_lock(&node->calibration_lock);
+	mutex_lock(&clearpage_lock);
+	pr_info("test: holding calibration_lock and clearpage_lock for %u ms\n",
+		ms);
+	msleep(ms);
+	mutex_unlock(&clearpage_lock);
+	if (node)
+		mutex_unlock(&node->calibration_lock);
+	return 0;
+}
+
+static const struct kernel_param_ops hold_locks_ops = {
+	.set = hold_locks_set,
+};
+module_param_cb(test_hold_locks_ms, &hold_locks_ops, NULL, 0200);
+MODULE_PARM_DESC(test_hold_locks_ms,
+		 "hold node 0's calibration_lock and clearpage_lock this many ms (a write)");
 
 int clearpage_test_init(void)
 {

@@ -136,7 +136,8 @@ for kernel in $kernels; do
 	[ "$kernel" != "$newest" ] ||
 		vm "$kernel" baseline "$module" "init_on_alloc=0" --cpu max,erms=off
 	# The ABI fuzzed while both nodes fault.
-	vm "$kernel" fuzz "$module" "init_on_alloc=0 hugepages=64" --parallel
+	vm "$kernel" fuzz "$module" "init_on_alloc=0 hugepages=64" \
+		--module-test "$module_test" --parallel
 	# A livepatch in replace mode loaded over clearpage's; flips under
 	# faults beside another livepatch's transitions.
 	klp_dir=$build/klp-other-$kernel

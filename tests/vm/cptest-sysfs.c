@@ -10,14 +10,17 @@
  *       that fail because the module is being reloaded are counted, not
  *       fatal. Prints "flips=<ok> failed=<failed>".
  *
- *   cptest sysfs-fuzz [--count N] [--seed S] [--uid UID] [--root DIR]
+ *   cptest sysfs-fuzz [--count N] [--seed S] [--uid UID] [--drop-sys-admin]
+ *                     [--root DIR]
  *       Write N random inputs to the writable files of every node of DIR
- *       (default /sys/kernel/clearpage), optionally after dropping to UID:
- *       names, names joined oddly, numbers, bytes, overlong strings, with
- *       and without a newline. Every writable file's content is read before
- *       and after each write: a refused write must change nothing. Prints
- *       "writes=N accepted=A refused=R changed_by_refused=C"; exits 0 only
- *       when C is 0.
+ *       (default /sys/kernel/clearpage), optionally after dropping to UID
+ *       or dropping CAP_SYS_ADMIN alone (root keeps CAP_DAC_OVERRIDE, so
+ *       its writes reach the module's capability checks): names, names
+ *       joined oddly, numbers, bytes, overlong strings, with and without a
+ *       newline. Every writable file's content is read before and after
+ *       each write: a refused write must change nothing. Prints
+ *       "writes=N accepted=A refused=R changed_by_refused=C eperm=P eacces=D"
+ *       (P, D: refused with EPERM, EACCES); exits 0 only when C is 0.
  *
  *   cptest write FILE [--data STRING | --repeat N] [--uid UID]
  *                --expect ok|ERRNO_NAME[,...]
@@ -31,12 +34,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cptest.h"
+#include "dropcap.h"
 
 static int split_list(char *s, char **items, int max)
 {
@@ -296,13 +301,16 @@ int cmd_sysfs_fuzz(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "uid", required_argument, NULL, 'u' },
 		{ "root", required_argument, NULL, 'r' },
+		{ "drop-sys-admin", no_argument, NULL, 'd' },
 		{ 0 }
 	};
 	static char before[65536], after[65536];
 	const char *root = "/sys/kernel/clearpage";
 	long count = 1000, accepted = 0, refused = 0, changed = 0;
+	long eperm = 0, eacces = 0;
 	unsigned int seed = 1;
-	int c, uid = -1, nodes = 0;
+	int c, uid = -1, nodes = 0, err;
+	bool drop = false;
 	char path[256], input[8192];
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -319,6 +327,9 @@ int cmd_sysfs_fuzz(int argc, char **argv)
 		case 'r':
 			root = optarg;
 			break;
+		case 'd':
+			drop = true;
+			break;
 		default:
 			return 2;
 		}
@@ -332,6 +343,11 @@ int cmd_sysfs_fuzz(int argc, char **argv)
 		fprintf(stderr, "cptest sysfs-fuzz: no node under %s\n", root);
 		return 2;
 	}
+	if (drop && (err = drop_sys_admin())) {
+		fprintf(stderr, "cptest sysfs-fuzz: dropping CAP_SYS_ADMIN: %s\n",
+			strerror(-err));
+		return 2;
+	}
 	if (uid >= 0 && (setgid(uid) || setuid(uid))) {
 		perror("cptest sysfs-fuzz: setuid");
 		return 2;
@@ -343,18 +359,21 @@ int cmd_sysfs_fuzz(int argc, char **argv)
 			 rand_r(&seed) % nodes,
 			 fuzz_files[rand_r(&seed) % FUZZ_FILES]);
 		fuzz_state(root, nodes, before, sizeof(before));
-		if (!write_file(path, input, len)) {
+		err = write_file(path, input, len);
+		if (!err) {
 			accepted++;
 			continue;
 		}
 		refused++;
+		eperm += err == -EPERM;
+		eacces += err == -EACCES;
 		fuzz_state(root, nodes, after, sizeof(after));
 		if (strcmp(before, after)) {
 			changed++;
 			fprintf(stderr, "refused write to %s changed the state\n", path);
 		}
 	}
-	printf("writes=%ld accepted=%ld refused=%ld changed_by_refused=%ld\n",
-	       count, accepted, refused, changed);
+	printf("writes=%ld accepted=%ld refused=%ld changed_by_refused=%ld eperm=%ld eacces=%ld\n",
+	       count, accepted, refused, changed, eperm, eacces);
 	return changed ? 1 : 0;
 }

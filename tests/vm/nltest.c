@@ -9,12 +9,21 @@
  *   nltest get NODE --expect ok|ERRNO_NAME
  *       One request through libclearpage; prints the result and the
  *       kernel's extended ack message; exits 0 when it is the expected one.
- *   nltest fuzz [--count N] [--seed S] [--uid UID]
- *       Send N malformed, truncated or random messages to the clearpage
- *       family on a raw socket (after dropping to UID): random commands,
- *       attributes of wrong types and sizes, nested garbage, huge node ids,
- *       lengths that lie. Prints "sent=N acked_ok=K errors=E
- *       mutating_acked=M" where M counts accepted changes.
+ *   nltest fuzz [--count N] [--seed S] [--uid UID] [--drop-sys-admin]
+ *               [--nodes N] [--calibrate N]
+ *       Send N messages to the clearpage family on a raw socket (after
+ *       dropping to UID, or dropping CAP_SYS_ADMIN alone): half malformed,
+ *       truncated or random (random commands, attributes of wrong types
+ *       and sizes, nested garbage, huge node ids, lengths that lie), half
+ *       well formed: every command with attributes of the right types,
+ *       node ids mostly below N (default 2), harmless values (a strategy,
+ *       a pin, trials, up to two helpers, a probe mode), CALIBRATE at
+ *       most --calibrate times (default 0: it is slow). Prints
+ *       "sent=N acked_ok=K errors=E mutating_acked=M valid_changes=V
+ *       valid_changes_ok=A valid_changes_eperm=P calibrate_sent=C", M
+ *       counting accepted changes of any kind, V the well-formed changes
+ *       sent, A and P how many of those were accepted and refused with
+ *       EPERM; then "outcomes: ok=... EPERM=... ..." for every message.
  *   nltest uevents [--count N] [--timeout S]
  *       Print the kernel's uevents of subsystem "clearpage" as received by a
  *       libudev kernel monitor, one line each, until N arrived.
@@ -37,6 +46,7 @@
 #include <netlink/genl/genl.h>
 
 #include "clearpage-client.h"
+#include "dropcap.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -203,16 +213,21 @@ static bool is_mutating(uint8_t cmd)
 
 struct fuzz_stats {
 	long sent, acked_ok, errors, mutating_acked;
+	long valid_changes, valid_changes_ok, valid_changes_eperm;
+	long calibrate_sent;
+	long outcome[256];	/* by -errno (0: ok), 255: anything beyond */
 };
 
 /*
  * Read what the kernel answered until the ack or the end of a dump for our
- * sequence number; messages the kernel drops silently get 20 ms.
+ * sequence number; messages the kernel drops silently get 20 ms. Returns
+ * the ack's error (0: ok, 1: no ack seen).
  */
-static void drain(int fd, uint32_t seq, uint8_t cmd, struct fuzz_stats *s)
+static int drain(int fd, uint32_t seq, uint8_t cmd, struct fuzz_stats *s)
 {
 	char buf[16384];
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int result = 1;
 	ssize_t n;
 
 	while (poll(&pfd, 1, 20) > 0) {
@@ -221,7 +236,7 @@ static void drain(int fd, uint32_t seq, uint8_t cmd, struct fuzz_stats *s)
 
 		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
 		if (n <= 0)
-			return;
+			break;
 		for (; NLMSG_OK(nlh, n); nlh = NLMSG_NEXT(nlh, n)) {
 			struct nlmsgerr *e = NLMSG_DATA(nlh);
 
@@ -232,6 +247,7 @@ static void drain(int fd, uint32_t seq, uint8_t cmd, struct fuzz_stats *s)
 			if (nlh->nlmsg_type != NLMSG_ERROR)
 				continue;
 			finished = true;
+			result = e->error;
 			if (e->error) {
 				s->errors++;
 			} else {
@@ -241,8 +257,83 @@ static void drain(int fd, uint32_t seq, uint8_t cmd, struct fuzz_stats *s)
 			}
 		}
 		if (finished)
-			return;
+			break;
 	}
+	if (result <= 0)
+		s->outcome[-result < 255 ? -result : 255]++;
+	return result;
+}
+
+/*
+ * A well-formed request at @p: a command with attributes of the right
+ * types and sizes, a node id below @nodes but one time in eight, values
+ * that change little (and CALIBRATE only while @calibrate lasts).
+ */
+static char *valid_request(char *p, char *end, uint8_t *cmd, uint32_t nodes,
+			   long *calibrate)
+{
+	static const uint8_t cmds[] = {
+		CLEARPAGE_CMD_GET_NODE, CLEARPAGE_CMD_GET_CALIBRATION,
+		CLEARPAGE_CMD_SET_STRATEGY, CLEARPAGE_CMD_SET_PINNED,
+		CLEARPAGE_CMD_SET_TRIALS, CLEARPAGE_CMD_SET_HELPERS,
+		CLEARPAGE_CMD_SET_PROBE, CLEARPAGE_CMD_CALIBRATE,
+	};
+	uint32_t node = rnd(8) ? rnd(nodes) : nodes + rnd(3), u32;
+	uint8_t u8;
+
+	*cmd = cmds[rnd(sizeof(cmds))];
+	if (*cmd == CLEARPAGE_CMD_CALIBRATE && *calibrate <= 0)
+		*cmd = CLEARPAGE_CMD_SET_PINNED;
+	p = put_attr(p, end, CLEARPAGE_A_NODE, &node, 4);
+	switch (*cmd) {
+	case CLEARPAGE_CMD_SET_STRATEGY:
+		u8 = rnd(CLEARPAGE_STRATEGY_COUNT);
+		p = put_attr(p, end, CLEARPAGE_A_STRATEGY, &u8, 1);
+		u8 = rnd(2) ? CLEARPAGE_SOURCE_ADMIN : CLEARPAGE_SOURCE_DAEMON;
+		p = put_attr(p, end, CLEARPAGE_A_SOURCE, &u8, 1);
+		break;
+	case CLEARPAGE_CMD_SET_PINNED:
+		u8 = rnd(2);
+		p = put_attr(p, end, CLEARPAGE_A_PINNED, &u8, 1);
+		break;
+	case CLEARPAGE_CMD_SET_TRIALS:
+		u32 = rnd(3) ? (uint32_t)random() &
+			       ((1U << CLEARPAGE_STRATEGY_COUNT) - 2) : 0;
+		p = put_attr(p, end, CLEARPAGE_A_TRIALS, &u32, 4);
+		break;
+	case CLEARPAGE_CMD_SET_HELPERS:
+		u32 = rnd(3);
+		p = put_attr(p, end, CLEARPAGE_A_HELPERS, &u32, 4);
+		break;
+	case CLEARPAGE_CMD_SET_PROBE:
+		u8 = rnd(4) ? CLEARPAGE_BACKEND_HUGE : CLEARPAGE_BACKEND_4K;
+		p = put_attr(p, end, CLEARPAGE_A_BACKEND, &u8, 1);
+		if (rnd(3)) {
+			u8 = rnd(CLEARPAGE_STRATEGY_COUNT);
+			p = put_attr(p, end, CLEARPAGE_A_PROBE_HOT, &u8, 1);
+			u8 = rnd(CLEARPAGE_STRATEGY_COUNT);
+			p = put_attr(p, end, CLEARPAGE_A_PROBE_COLD, &u8, 1);
+		}
+		if (rnd(2)) {
+			u8 = rnd(2) ? CLEARPAGE_SOURCE_ADMIN :
+				      CLEARPAGE_SOURCE_DAEMON;
+			p = put_attr(p, end, CLEARPAGE_A_SOURCE, &u8, 1);
+		}
+		break;
+	case CLEARPAGE_CMD_CALIBRATE:
+		(*calibrate)--;
+		break;
+	default:
+		break;
+	}
+	/* The backend, where it is optional, one time in two. */
+	if ((*cmd == CLEARPAGE_CMD_SET_STRATEGY ||
+	     *cmd == CLEARPAGE_CMD_SET_PINNED ||
+	     *cmd == CLEARPAGE_CMD_SET_TRIALS) && rnd(2)) {
+		u8 = rnd(CLEARPAGE_BACKEND_COUNT);
+		p = put_attr(p, end, CLEARPAGE_A_BACKEND, &u8, 1);
+	}
+	return p;
 }
 
 static int cmd_fuzz(int argc, char **argv)
@@ -251,12 +342,17 @@ static int cmd_fuzz(int argc, char **argv)
 		{ "count", required_argument, NULL, 'c' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "uid", required_argument, NULL, 'u' },
+		{ "drop-sys-admin", no_argument, NULL, 'd' },
+		{ "nodes", required_argument, NULL, 'n' },
+		{ "calibrate", required_argument, NULL, 'C' },
 		{ 0 }
 	};
 	struct sockaddr_nl addr = { .nl_family = AF_NETLINK };
-	struct fuzz_stats s = { 0 };
-	long count = 10000, i;
-	int c, fd, family, one = 1, uid = -1;
+	static struct fuzz_stats s;
+	long count = 10000, calibrate = 0, i;
+	int c, fd, family, one = 1, uid = -1, err;
+	bool drop = false;
+	uint32_t nodes = 2;
 	unsigned int seed = 1;
 	struct nl_sock *resolver;
 	char buf[1024];
@@ -272,9 +368,23 @@ static int cmd_fuzz(int argc, char **argv)
 		case 'u':
 			uid = atoi(optarg);
 			break;
+		case 'd':
+			drop = true;
+			break;
+		case 'n':
+			nodes = strtoul(optarg, NULL, 0);
+			break;
+		case 'C':
+			calibrate = atol(optarg);
+			break;
 		default:
 			return 2;
 		}
+	}
+	if (drop && (err = drop_sys_admin())) {
+		fprintf(stderr, "nltest fuzz: dropping CAP_SYS_ADMIN: %s\n",
+			strerror(-err));
+		return 2;
 	}
 	if (uid >= 0 && (setgid(uid) || setuid(uid))) {
 		perror("nltest fuzz: setuid");
@@ -299,10 +409,36 @@ static int cmd_fuzz(int argc, char **argv)
 		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 		struct genlmsghdr *g = NLMSG_DATA(nlh);
 		char *p = (char *)g + GENL_HDRLEN, *end = buf + sizeof(buf);
+		bool valid = rnd(2);
 		size_t len;
 		uint8_t cmd;
+		int result;
 
 		memset(buf, 0, sizeof(buf));
+		if (valid) {
+			g->version = CLEARPAGE_GENL_VERSION;
+			p = valid_request(p, end, &cmd, nodes, &calibrate);
+			g->cmd = cmd;
+			len = p - buf;
+			nlh->nlmsg_type = family;
+			nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+			if (!is_mutating(cmd) && !rnd(3))
+				nlh->nlmsg_flags |= NLM_F_DUMP;
+			nlh->nlmsg_seq = i + 1;
+			nlh->nlmsg_len = len;
+			if (cmd == CLEARPAGE_CMD_CALIBRATE)
+				s.calibrate_sent++;
+			if (send(fd, buf, len, 0) < 0)
+				continue;
+			s.sent++;
+			result = drain(fd, nlh->nlmsg_seq, cmd, &s);
+			if (!is_mutating(cmd))
+				continue;
+			s.valid_changes++;
+			s.valid_changes_ok += result == 0;
+			s.valid_changes_eperm += result == -EPERM;
+			continue;
+		}
 		cmd = rnd(4) ? 1 + rnd(CLEARPAGE_CMD_MAX + 2) : random();
 		/* Calibration is slow and valid nodes would run it: only
 		 * send it with attributes that cannot name a real node. */
@@ -339,8 +475,15 @@ static int cmd_fuzz(int argc, char **argv)
 		drain(fd, nlh->nlmsg_seq, cmd, &s);
 	}
 	close(fd);
-	printf("sent=%ld acked_ok=%ld errors=%ld mutating_acked=%ld\n", s.sent,
-	       s.acked_ok, s.errors, s.mutating_acked);
+	printf("sent=%ld acked_ok=%ld errors=%ld mutating_acked=%ld valid_changes=%ld valid_changes_ok=%ld valid_changes_eperm=%ld calibrate_sent=%ld\n",
+	       s.sent, s.acked_ok, s.errors, s.mutating_acked, s.valid_changes,
+	       s.valid_changes_ok, s.valid_changes_eperm, s.calibrate_sent);
+	printf("outcomes:");
+	for (i = 0; i < 256; i++)
+		if (s.outcome[i])
+			printf(" %s=%ld", i == 255 ? "other" :
+			       errno_name(-(int)i), s.outcome[i]);
+	printf("\n");
 	return 0;
 }
 
