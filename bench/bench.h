@@ -33,6 +33,7 @@ int bench_ab(int argc, char **argv);
 int bench_advise(int argc, char **argv);
 int bench_gigantic(int argc, char **argv);
 int bench_probe(int argc, char **argv);
+int bench_touch(int argc, char **argv);
 
 /*
  * The helper count for a node's 1 GiB pages with @strategy, measured as

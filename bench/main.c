@@ -19,6 +19,7 @@ static const struct {
 	{ "ab", bench_ab, "macro A/B: interleaved repeats, Welch's t-test, a verdict" },
 	{ "gigantic", bench_gigantic, "a 1 GiB folio cleared by 1, 2, 4 ... CPUs, as the module's helpers do" },
 	{ "probe", bench_probe, "the huge backend's temperature probe: cost, hot and cold judged right" },
+	{ "touch", bench_touch, "the touch probe: its cached share against what the application read" },
 	{ "advise", bench_advise, "measure this CPU; its allowlist line and policy settings" },
 };
 

@@ -92,7 +92,7 @@ void replay_touch_step(struct replay_probes *p, const char *unit,
 		return;
 	if (p->held && !p->held_left--)
 		touch_load(p);
-	offset = clearpage_touch_pick(nr_pages, 0, p->touch_sequence * 40503UL,
+	offset = clearpage_touch_pick(nr_pages, 0, clearpage_touch_seed(p->touch_sequence),
 				      strategy, way, first, m, &trial);
 	if (offset == CLEARPAGE_TOUCH_NONE)
 		return;

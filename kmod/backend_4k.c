@@ -108,7 +108,7 @@ static int alloc_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		 * frame's candidate where it is not @strategy).
 		 */
 		offset = clearpage_touch_pick(1, addr & ~PAGE_MASK,
-					      this_cpu_read(cleared_requests),
+					      clearpage_touch_seed(this_cpu_read(cleared_requests)),
 					      strategy, way, 0, way != strategy,
 					      &trial);
 		if (offset != CLEARPAGE_TOUCH_NONE)

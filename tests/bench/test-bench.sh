@@ -213,6 +213,10 @@ check "--touch folio without huge" expect2 "--touch folio" "$bench" replay --tou
 check "trials without a frame for every candidate" expect2 "--trial-every" "$bench" replay --trial-every 4
 check "a load on the measured CPU" expect2 "--load" "$bench" replay --cpu 1 --load 1
 check "a load without --cpu" expect2 "--load" "$bench" replay --load 1
+check "touch: a share above 100" expect2 "--read" "$bench" touch --read 50,101
+check "touch: an unknown order" expect2 "--order" "$bench" touch --order diagonal
+check "touch: an unknown seed" expect2 "--seed" "$bench" touch --seed random
+check "touch: --every 0" expect2 "--every" "$bench" touch --every 0
 check "an unknown regime" expect2 "--regime" "$bench" replay --regime idle
 check "probe: fewer than 2 units" expect2 "--units" "$bench" probe --units 1
 check "probe: a pool of less than two folios" expect2 "--pool" "$bench" probe --pool 2M

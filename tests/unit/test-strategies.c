@@ -292,17 +292,41 @@ static void test_touch_pick(void)
 {
 	const int nt = CLEARPAGE_STRATEGY_MOVNTI, t = CLEARPAGE_STRATEGY_REP_STOSB;
 	unsigned long seed, offset, subpage, fault = 100 * CLEARPAGE_PAGE_SIZE + 130;
+	unsigned long line, distance, reached = 0;
 	int trial, bad = 0, trials = 0;
+	char seen[64] = { 0 };
 
 	for (seed = 0; seed < 4096; seed++) {
-		offset = clearpage_touch_offset(1, 130, seed);
-		bad |= offset >= CLEARPAGE_PAGE_SIZE || offset % CLEARPAGE_LINE_SIZE ||
-		       offset / CLEARPAGE_LINE_SIZE == 130 / CLEARPAGE_LINE_SIZE;
+		for (line = 0; line < 64; line += 9) {
+			offset = clearpage_touch_offset(1, line * CLEARPAGE_LINE_SIZE + 5, seed);
+			distance = offset / CLEARPAGE_LINE_SIZE > line ?
+				   offset / CLEARPAGE_LINE_SIZE - line :
+				   line - offset / CLEARPAGE_LINE_SIZE;
+			bad |= offset >= CLEARPAGE_PAGE_SIZE || offset % CLEARPAGE_LINE_SIZE ||
+			       distance < CLEARPAGE_TOUCH_NEAR_LINES;
+			if (line == 0)
+				seen[offset / CLEARPAGE_LINE_SIZE] = 1;
+		}
 		offset = clearpage_touch_offset(512, fault, seed * 7919);
 		subpage = offset / CLEARPAGE_PAGE_SIZE;
 		bad |= subpage >= 512 || (subpage >= 98 && subpage <= 102);
 	}
-	CHECK(!bad, "touch line: never the faulting line of a page, never the faulting subpage's neighbourhood of a folio");
+	for (line = 0; line < 64; line++)
+		reached += seen[line];
+	CHECK(!bad && reached == 64 - CLEARPAGE_TOUCH_NEAR_LINES,
+	      "touch line: never a line near a page's faulting one (every other line picked: %lu), never the faulting subpage's neighbourhood of a folio",
+	      reached);
+	for (seed = 0, bad = 0; seed < 4096; seed++) {
+		unsigned long step[3];
+
+		for (line = 0; line < 3; line++)
+			step[line] = clearpage_touch_offset(1, 0, clearpage_touch_seed(seed + line));
+		/* Three loads a constant distance apart are a stride. */
+		bad += step[1] - step[0] == step[2] - step[1];
+	}
+	CHECK(bad < 4096 / 16,
+	      "touch seed: lines of consecutive clears rarely a constant distance apart (%d of 4096)",
+	      bad);
 	CHECK(clearpage_touch_offset(5, 2 * CLEARPAGE_PAGE_SIZE, 1) == CLEARPAGE_TOUCH_NONE,
 	      "touch line: none in a folio that is all neighbourhood");
 	CHECK(clearpage_touch_pick(512, fault, 3, t, t, 0, 0, &trial) == CLEARPAGE_TOUCH_NONE &&
