@@ -76,8 +76,8 @@ static bool huge_replaced(void)
  * the kernel's own list of modules, walked from clearpage's entry: no file
  * is opened, so no mount namespace, credential or LSM of whoever asked can
  * hide one. The list is RCU-protected (a module leaves it with
- * list_del_rcu() and is freed after a grace period): walked with
- * preemption off, as the kernel walks it. Its head is not a module: it
+ * list_del_rcu() and is freed after a grace period): walked under
+ * rcu_read_lock(). Its head is not a module: it
  * lies in the kernel image, and every struct module in module memory
  * (MODULES_VADDR to MODULES_END), which tells them apart. Fails closed: a
  * livepatch module counts from the moment it is formed until it goes
@@ -90,7 +90,8 @@ static bool foreign_present(void)
 	struct list_head *pos;
 	bool found = false;
 
-	preempt_disable();
+	/* RCU readers: the kernel's own walks, since RCU is one flavour. */
+	rcu_read_lock();
 	list_for_each_rcu(pos, &THIS_MODULE->list) {
 		struct module *mod;
 
@@ -105,7 +106,7 @@ static bool foreign_present(void)
 			break;
 		}
 	}
-	preempt_enable();
+	rcu_read_unlock();
 	return found;
 }
 #else

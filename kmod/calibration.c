@@ -163,7 +163,11 @@ static void measure_huge(struct calibration_run *run, int strategy)
 	out->cold_ns = median_of(passes);
 }
 
-/* The median ticks of the probe's loads, the region cached or flushed. */
+/*
+ * The median ticks of the probe's loads, the region cached or flushed; 0
+ * (no threshold: no probe) when any load failed (a memory error in the
+ * buffer, already queued for memory_failure()).
+ */
 static u32 time_probe(struct calibration_run *run, bool cached)
 {
 	unsigned long bytes = CALIBRATION_PROBE_PAGES * PAGE_SIZE;
@@ -179,8 +183,11 @@ static u32 time_probe(struct calibration_run *run, bool cached)
 		clearpage_probe(run->buffer, CALIBRATION_PROBE_PAGES,
 				pass * PAGE_SIZE % bytes, ULONG_MAX, ticks);
 		preempt_enable();
-		for (i = 0; i < CLEARPAGE_PROBE_LINES; i++)
+		for (i = 0; i < CLEARPAGE_PROBE_LINES; i++) {
+			if (ticks[i] == CLEARPAGE_LOAD_FAILED)
+				return 0;
 			loads[pass * CLEARPAGE_PROBE_LINES + i] = ticks[i];
+		}
 		cond_resched();
 	}
 	sort(loads, CALIBRATION_PROBE_LOADS, sizeof(loads[0]), compare_u64,

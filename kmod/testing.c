@@ -156,9 +156,13 @@ static int hold_locks_set(const char *val, const struct kernel_param *kp)
 	pr_info("test: holding calibration_lock and clearpage_lock for %u ms\n",
 		ms);
 	msleep(ms);
-	mutex_unlock(&clearpage_lock);
+	/*
+	 * calibration_lock first: once clearpage_lock is free, an unload
+	 * waiting for it may go on to free the nodes.
+	 */
 	if (node)
 		mutex_unlock(&node->calibration_lock);
+	mutex_unlock(&clearpage_lock);
 	return 0;
 }
 

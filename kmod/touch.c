@@ -27,7 +27,14 @@
  * compaction and migration must not wait on a sample); nor more than
  * TOUCH_MAX_BYTES per node at once. A CPU going offline releases its held
  * folios unprobed (its hotplug teardown, touch_cpu_offline()) and holds
- * none until it is back.
+ * none until it is back; memory going offline (any block, any zone)
+ * releases every held folio unprobed and holds none until it is done
+ * (touch_memory_notify()), so alloc_contig_range() and offline_pages()
+ * wait on no sample. What is not released early: a memory_failure() of a
+ * held folio from another source (a patrol scrub, a consumed error
+ * elsewhere) finds the extra reference and fails for that page, as it
+ * does for any page the kernel itself holds for a moment; the hold lasts
+ * at most touch_delay_ms.
  *
  * Cost and bounds (the parameters are strategy.c's): one folio in
  * 2^touch_shift non-temporal clears per CPU,
@@ -43,11 +50,11 @@
 #include <linux/atomic.h>
 #include <linux/cpuhotplug.h>
 #include <linux/jiffies.h>
+#include <linux/memory.h>
 #include <linux/mm.h>
 #include <linux/page-flags.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
-#include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
 #include "clearpage.h"
@@ -80,6 +87,8 @@ static bool touch_running;
 static int touch_hotplug_state;
 /* Bytes held per node. */
 static atomic_long_t touch_held_bytes[MAX_NUMNODES];
+/* Memory going offline now: nothing held. */
+static atomic_t touch_offlining;
 
 /* memory_failure() has marked a page of @folio poisoned. */
 static bool touch_poisoned(struct folio *folio, unsigned long offset)
@@ -155,6 +164,7 @@ static void touch_work(struct work_struct *work)
 {
 	struct touch_cpu *tc = container_of(to_delayed_work(work),
 					    struct touch_cpu, work);
+	bool offlining = atomic_read(&touch_offlining);
 	unsigned long next = 0;
 	struct touch_slot *slot;
 	int backend;
@@ -165,12 +175,14 @@ static void touch_work(struct work_struct *work)
 		if (smp_load_acquire(&slot->state) != SLOT_HELD)
 			continue;
 		if (time_before(jiffies, slot->due) && READ_ONCE(touch_running) &&
-		    !touch_poisoned(slot->folio, slot->offset)) {
+		    !offlining && !touch_poisoned(slot->folio, slot->offset)) {
 			if (!next || time_before(slot->due, next))
 				next = slot->due;
 			continue;
 		}
-		if (READ_ONCE(touch_running))
+		if (offlining)
+			this_cpu_inc(slot->node->stats->touch_skipped[backend]);
+		else if (READ_ONCE(touch_running))
 			touch_probe_slot(slot, backend);
 		touch_release(slot);
 	}
@@ -200,7 +212,8 @@ void clearpage_touch_note(struct clearpage_node *node, struct folio *folio,
 	int cpu;
 
 	if (!delay || !node || offset == CLEARPAGE_TOUCH_NONE ||
-	    !READ_ONCE(touch_running) || !touch_threshold(node) ||
+	    !READ_ONCE(touch_running) || atomic_read(&touch_offlining) ||
+	    !touch_threshold(node) ||
 	    folio_test_hugetlb(folio) ||
 	    folio_nr_pages(folio) > HPAGE_PMD_NR)
 		return;
@@ -280,6 +293,44 @@ static int touch_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
+/*
+ * Memory going offline: from now on nothing is held; once every clear
+ * that could have missed that is done (each runs with preemption off),
+ * every CPU's held folios are released unprobed, before the kernel
+ * isolates and migrates the block's pages. Allowed again once it is
+ * offline or the offline failed. The caller (offline_pages()) holds the
+ * CPU hotplug lock, so the online CPUs stay as they are; work queued with
+ * no delay for a CPU whose teardown ran would run elsewhere and find its
+ * slots empty.
+ */
+static int touch_memory_notify(struct notifier_block *nb,
+			       unsigned long action, void *arg)
+{
+	int cpu;
+
+	switch (action) {
+	case MEM_GOING_OFFLINE:
+		atomic_inc(&touch_offlining);
+		synchronize_rcu();
+		for_each_online_cpu(cpu)
+			mod_delayed_work_on(cpu, system_wq,
+					    &per_cpu_ptr(&touch_cpus, cpu)->work,
+					    0);
+		for_each_online_cpu(cpu)
+			flush_delayed_work(&per_cpu_ptr(&touch_cpus, cpu)->work);
+		break;
+	case MEM_OFFLINE:
+	case MEM_CANCEL_OFFLINE:
+		atomic_dec(&touch_offlining);
+		break;
+	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block touch_memory_nb = {
+	.notifier_call = touch_memory_notify,
+};
+
 static int touch_cpu_online(unsigned int cpu)
 {
 	WRITE_ONCE(per_cpu_ptr(&touch_cpus, cpu)->online, true);
@@ -288,7 +339,7 @@ static int touch_cpu_online(unsigned int cpu)
 
 int clearpage_touch_init(void)
 {
-	int cpu, state;
+	int cpu, state, err;
 
 	for_each_possible_cpu(cpu) {
 		struct touch_cpu *tc = per_cpu_ptr(&touch_cpus, cpu);
@@ -296,12 +347,16 @@ int clearpage_touch_init(void)
 		tc->cpu = cpu;
 		INIT_DELAYED_WORK(&tc->work, touch_work);
 	}
+	err = register_memory_notifier(&touch_memory_nb);
+	if (err)
+		return err;
 	WRITE_ONCE(touch_running, true);
 	/* Marks every online CPU online, and each one that comes. */
 	state = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "clearpage/touch:online",
 				  touch_cpu_online, touch_cpu_offline);
 	if (state < 0) {
 		WRITE_ONCE(touch_running, false);
+		unregister_memory_notifier(&touch_memory_nb);
 		return state;
 	}
 	touch_hotplug_state = state;
@@ -317,6 +372,7 @@ void clearpage_touch_exit(void)
 	int cpu, backend;
 
 	WRITE_ONCE(touch_running, false);
+	unregister_memory_notifier(&touch_memory_nb);
 	/* Each online CPU's teardown: its folios released. */
 	cpuhp_remove_state(touch_hotplug_state);
 	for_each_possible_cpu(cpu) {

@@ -21,6 +21,8 @@
 #include <asm/cpufeature.h>
 #include <asm/extable_fixup_types.h>
 #include <asm/tsc.h>
+#include <asm/trapnr.h>
+#include <linux/mm.h>
 #else
 #include <sys/cdefs.h>		/* __always_inline, as the kernel has it */
 #endif
@@ -577,12 +579,17 @@ static inline unsigned long clearpage_load_ticks(unsigned long start)
 }
 
 /*
- * Load one byte at @line: 0, or the trap (X86_TRAP_MC, X86_TRAP_PF) that
- * ended it. EX_TYPE_FAULT_MCE_SAFE is the exception-table type the
- * kernel's machine-check handler recovers from in kernel mode (as for
- * copy_mc_to_kernel(), whose one-byte path is this same plain load): a
- * consumed memory error is fixed up here and the page queued for
- * memory_failure(); a page fault (a page that left the direct map) too.
+ * Load one byte at @line (a direct-map address): 0, or the trap
+ * (X86_TRAP_MC, X86_TRAP_PF) that ended it. EX_TYPE_FAULT_MCE_SAFE is the
+ * exception-table type the kernel's machine-check handler recovers from in
+ * kernel mode (as for copy_mc_to_kernel(), whose one-byte path is this
+ * same plain load): a consumed memory error is fixed up here, and a page
+ * fault (a page that left the direct map) too. The handler does not
+ * report an error consumed in kernel mode outside a copy from user space,
+ * so the page is queued for memory_failure() here, as the kernel's own
+ * copy_mc_user_highpage() does: it is retired (and its user, if it has
+ * one by then, signalled) instead of read again by a load that is not
+ * machine-check safe.
  */
 static __always_inline int clearpage_load_line(const void *line)
 {
@@ -594,6 +601,8 @@ static __always_inline int clearpage_load_line(const void *line)
 			     _ASM_EXTABLE_TYPE(1b, 2b, EX_TYPE_FAULT_MCE_SAFE)
 			     : "+a"(trap), [value] "=q"(value)
 			     : [line] "r"(line) : "memory");
+	if (unlikely(trap == X86_TRAP_MC))
+		memory_failure_queue(PHYS_PFN(__pa(line)), 0);
 	return (int)trap;
 }
 #else
