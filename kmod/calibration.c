@@ -67,6 +67,8 @@ struct calibration_run {
 	/* Strategies that left bytes non-zero, and how many bytes. */
 	unsigned long failed;
 	unsigned long failed_bytes[CLEARPAGE_STRATEGY_COUNT];
+	/* A probe load of the pool took a machine check: no more loads. */
+	bool poisoned;
 };
 
 static int compare_u64(const void *a, const void *b)
@@ -165,8 +167,8 @@ static void measure_huge(struct calibration_run *run, int strategy)
 
 /*
  * The median ticks of the probe's loads, the region cached or flushed; 0
- * (no threshold: no probe) when any load failed (a memory error in the
- * buffer, already queued for memory_failure()).
+ * and run->poisoned when any load failed (a memory error in the pool,
+ * already queued for memory_failure()).
  */
 static u32 time_probe(struct calibration_run *run, bool cached)
 {
@@ -184,8 +186,10 @@ static u32 time_probe(struct calibration_run *run, bool cached)
 				pass * PAGE_SIZE % bytes, ULONG_MAX, ticks);
 		preempt_enable();
 		for (i = 0; i < CLEARPAGE_PROBE_LINES; i++) {
-			if (ticks[i] == CLEARPAGE_LOAD_FAILED)
+			if (ticks[i] == CLEARPAGE_LOAD_FAILED) {
+				run->poisoned = true;
 				return 0;
+			}
 			loads[pass * CLEARPAGE_PROBE_LINES + i] = ticks[i];
 		}
 		cond_resched();
@@ -205,7 +209,8 @@ static void measure_probe(struct calibration_run *run)
 		return;
 	}
 	out->hot_ticks = time_probe(run, true);
-	out->cold_ticks = time_probe(run, false);
+	if (!run->poisoned)
+		out->cold_ticks = time_probe(run, false);
 	out->threshold_ticks = clearpage_probe_threshold(out->hot_ticks,
 							 out->cold_ticks);
 }
@@ -251,6 +256,9 @@ static long calibration_measure(void *arg)
 	int strategy;
 
 	measure_probe(run);
+	/* A bad pool: the self-tests' plain loads must not touch it. */
+	if (run->poisoned)
+		return 0;
 	/* kernel: the kernel's own clear_page() and huge folio walk. */
 	measure_4k(run, CLEARPAGE_STRATEGY_KERNEL);
 	measure_huge(run, CLEARPAGE_STRATEGY_KERNEL);
@@ -335,6 +343,18 @@ long clearpage_calibrate(struct clearpage_node *node)
 	else
 		calibration_measure(run);
 	cpus_read_unlock();
+	if (run->poisoned) {
+		/*
+		 * Nothing changes; the pool stays out of the allocator (it
+		 * frees a poisoned page of an order-N block as a bad page)
+		 * for memory_failure() to retire the page.
+		 */
+		mutex_unlock(&node->calibration_lock);
+		pr_warn("node%d: a memory error in the calibration pool; calibration unchanged, its %u KiB kept out of use; calibrate again\n",
+			node->nid, run->nr_pages * 4);
+		kfree(run);
+		return -EIO;
+	}
 	/* Test builds only (testing.c): a real CPU's figures. */
 	clearpage_test_calibration(run->result[CLEARPAGE_BACKEND_4K]);
 	clearpage_test_calibration(run->result[CLEARPAGE_BACKEND_HUGE]);

@@ -594,6 +594,9 @@ static int calibrate_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(node))
 		return PTR_ERR(node);
 	err = clearpage_node_calibrate(node);
+	if (err == -EIO)
+		NL_SET_ERR_MSG(info->extack,
+			       "a memory error in the calibration pool (see the kernel log); the calibration is unchanged, calibrate again");
 	return err ? err : reply(skb, info, node, FILL_CALIBRATION);
 }
 

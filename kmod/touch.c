@@ -27,10 +27,12 @@
  * compaction and migration must not wait on a sample); nor more than
  * TOUCH_MAX_BYTES per node at once. A CPU going offline releases its held
  * folios unprobed (its hotplug teardown, touch_cpu_offline()) and holds
- * none until it is back; memory going offline (any block, any zone)
- * releases every held folio unprobed and holds none until it is done
- * (touch_memory_notify()), so alloc_contig_range() and offline_pages()
- * wait on no sample. What is not released early: a memory_failure() of a
+ * none until it is back; memory going offline in a zone that may hold
+ * one (virtio-mem, dax/kmem, a block onlined to ZONE_NORMAL) releases
+ * every held folio unprobed and holds none until it is done
+ * (touch_memory_notify()), so offline_pages() waits on no sample. What
+ * is not released early: alloc_contig_range() without an offline (no
+ * notifier tells it) waits at most touch_delay_ms on a held folio; and a memory_failure() of a
  * held folio from another source (a patrol scrub, a consumed error
  * elsewhere) finds the extra reference and fails for that page, as it
  * does for any page the kernel itself holds for a moment; the hold lasts
@@ -87,8 +89,13 @@ static bool touch_running;
 static int touch_hotplug_state;
 /* Bytes held per node. */
 static atomic_long_t touch_held_bytes[MAX_NUMNODES];
-/* Memory going offline now: nothing held. */
-static atomic_t touch_offlining;
+/*
+ * Memory that could hold a sample going offline now: nothing held.
+ * Offlines are serialised (offline_pages() holds mem_hotplug_lock), so a
+ * flag, never a count: MEM_CANCEL_OFFLINE also reaches a notifier whose
+ * MEM_GOING_OFFLINE never ran.
+ */
+static bool touch_offlining;
 
 /* memory_failure() has marked a page of @folio poisoned. */
 static bool touch_poisoned(struct folio *folio, unsigned long offset)
@@ -164,7 +171,6 @@ static void touch_work(struct work_struct *work)
 {
 	struct touch_cpu *tc = container_of(to_delayed_work(work),
 					    struct touch_cpu, work);
-	bool offlining = atomic_read(&touch_offlining);
 	unsigned long next = 0;
 	struct touch_slot *slot;
 	int backend;
@@ -175,14 +181,12 @@ static void touch_work(struct work_struct *work)
 		if (smp_load_acquire(&slot->state) != SLOT_HELD)
 			continue;
 		if (time_before(jiffies, slot->due) && READ_ONCE(touch_running) &&
-		    !offlining && !touch_poisoned(slot->folio, slot->offset)) {
+		    !touch_poisoned(slot->folio, slot->offset)) {
 			if (!next || time_before(slot->due, next))
 				next = slot->due;
 			continue;
 		}
-		if (offlining)
-			this_cpu_inc(slot->node->stats->touch_skipped[backend]);
-		else if (READ_ONCE(touch_running))
+		if (READ_ONCE(touch_running))
 			touch_probe_slot(slot, backend);
 		touch_release(slot);
 	}
@@ -212,14 +216,14 @@ void clearpage_touch_note(struct clearpage_node *node, struct folio *folio,
 	int cpu;
 
 	if (!delay || !node || offset == CLEARPAGE_TOUCH_NONE ||
-	    !READ_ONCE(touch_running) || atomic_read(&touch_offlining) ||
-	    !touch_threshold(node) ||
+	    !READ_ONCE(touch_running) || !touch_threshold(node) ||
 	    folio_test_hugetlb(folio) ||
 	    folio_nr_pages(folio) > HPAGE_PMD_NR)
 		return;
 	cpu = get_cpu();
 	tc = this_cpu_ptr(&touch_cpus);
-	if (!READ_ONCE(tc->online) ||
+	/* With preemption off: touch_memory_notify() waits for this. */
+	if (!READ_ONCE(tc->online) || READ_ONCE(touch_offlining) ||
 	    (++tc->sequence & ((1U << shift) - 1) && !trial))
 		goto out;
 	slot = &tc->slot[backend];
@@ -264,6 +268,23 @@ unsigned int clearpage_touch_held(struct clearpage_node *node)
 	return held;
 }
 
+/* @cpu's held folios released unprobed; its work neither queued nor running. */
+static void touch_release_cpu(int cpu)
+{
+	struct touch_cpu *tc = per_cpu_ptr(&touch_cpus, cpu);
+	int backend;
+
+	for (backend = 0; backend < CLEARPAGE_BACKEND_COUNT; backend++) {
+		struct touch_slot *slot = &tc->slot[backend];
+
+		/* Pairs with the release that held it: its fields are set. */
+		if (smp_load_acquire(&slot->state) != SLOT_HELD)
+			continue;
+		this_cpu_inc(slot->node->stats->touch_skipped[backend]);
+		touch_release(slot);
+	}
+}
+
 /*
  * A CPU going offline (its hotplug thread, on that CPU, the CPU still
  * running): from now on it holds nothing; once every clear that could
@@ -274,54 +295,49 @@ unsigned int clearpage_touch_held(struct clearpage_node *node)
 static int touch_cpu_offline(unsigned int cpu)
 {
 	struct touch_cpu *tc = per_cpu_ptr(&touch_cpus, cpu);
-	int backend;
 
 	WRITE_ONCE(tc->online, false);
 	/* At unload the backends are disarmed and drained already. */
 	if (READ_ONCE(touch_running))
 		synchronize_rcu();
 	cancel_delayed_work_sync(&tc->work);
-	for (backend = 0; backend < CLEARPAGE_BACKEND_COUNT; backend++) {
-		struct touch_slot *slot = &tc->slot[backend];
-
-		/* Pairs with the release that held it: its fields are set. */
-		if (smp_load_acquire(&slot->state) != SLOT_HELD)
-			continue;
-		this_cpu_inc(slot->node->stats->touch_skipped[backend]);
-		touch_release(slot);
-	}
+	touch_release_cpu(cpu);
 	return 0;
 }
 
 /*
- * Memory going offline: from now on nothing is held; once every clear
- * that could have missed that is done (each runs with preemption off),
- * every CPU's held folios are released unprobed, before the kernel
- * isolates and migrates the block's pages. Allowed again once it is
- * offline or the offline failed. The caller (offline_pages()) holds the
- * CPU hotplug lock, so the online CPUs stay as they are; work queued with
- * no delay for a CPU whose teardown ran would run elsewhere and find its
- * slots empty.
+ * Memory going offline in a zone a sample may be held in (never
+ * ZONE_MOVABLE nor a zone with CMA pages): from now on nothing is held;
+ * once every clear that could have missed that is done (each holds with
+ * preemption off), every CPU's work is cancelled and its held folios
+ * released unprobed, before the kernel isolates and migrates the block's
+ * pages. Allowed again once it is offline or the offline failed. (Not
+ * alloc_contig_range() without an offline: it sends no notifier, and
+ * waits at most touch_delay_ms on a held folio.)
  */
 static int touch_memory_notify(struct notifier_block *nb,
 			       unsigned long action, void *arg)
 {
+	const struct memory_notify *mn = arg;
+	struct zone *zone;
 	int cpu;
 
 	switch (action) {
 	case MEM_GOING_OFFLINE:
-		atomic_inc(&touch_offlining);
+		zone = page_zone(pfn_to_page(mn->start_pfn));
+		if (zone_idx(zone) == ZONE_MOVABLE || zone_cma_pages(zone))
+			break;
+		WRITE_ONCE(touch_offlining, true);
 		synchronize_rcu();
-		for_each_online_cpu(cpu)
-			mod_delayed_work_on(cpu, system_wq,
-					    &per_cpu_ptr(&touch_cpus, cpu)->work,
-					    0);
-		for_each_online_cpu(cpu)
-			flush_delayed_work(&per_cpu_ptr(&touch_cpus, cpu)->work);
+		for_each_possible_cpu(cpu) {
+			cancel_delayed_work_sync(&per_cpu_ptr(&touch_cpus,
+							      cpu)->work);
+			touch_release_cpu(cpu);
+		}
 		break;
 	case MEM_OFFLINE:
 	case MEM_CANCEL_OFFLINE:
-		atomic_dec(&touch_offlining);
+		WRITE_ONCE(touch_offlining, false);
 		break;
 	}
 	return NOTIFY_OK;

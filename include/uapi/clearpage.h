@@ -103,6 +103,10 @@
  *   CLEARPAGE_CMD_CALIBRATE           CLEARPAGE_A_NODE required; measures the
  *                                     node's calibration again (may take a
  *                                     second); reply as GET_CALIBRATION.
+ *                                     -ENOMEM: no pool to measure on; -EIO:
+ *                                     a probe load of the pool took a
+ *                                     memory error (the page queued for
+ *                                     memory_failure()), nothing changed.
  *   CLEARPAGE_CMD_SET_TRIALS          CLEARPAGE_A_NODE, _TRIALS required;
  *                                     CLEARPAGE_A_BACKEND optional (absent:
  *                                     both backends).
