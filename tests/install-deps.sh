@@ -21,8 +21,9 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 
+top=$(cd "$(dirname "$0")/.." && pwd)
 # archive_uri: the bookworm archive this machine uses.
-. "$(dirname "$0")/e2e/lib.sh"
+. "$top/tests/e2e/lib.sh"
 
 if ! grep -rqsE 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
 	uri=$(archive_uri | head -n 1)
@@ -40,15 +41,23 @@ SRC
 fi
 
 apt-get update -q
+# What the tests run beyond the build: a minimal Debian 12 (debootstrap
+# minbase, a container image) has none of it, a full one some of it.
 # pahole: Kbuild generates module BTF against the vmlinux that 6.12's
-# headers ship.
+# headers ship. python3: tests/bench/test-touch.sh. xz-utils: .ci/run
+# unpacks the meson dist tarball. mount, e2fsprogs, debootstrap: the build
+# roots and the booted-Debian disk image. git: meson dist.
 apt-get install -y -q --no-install-recommends \
-	build-essential meson ninja-build pkg-config clang libclang-rt-14-dev \
-	qemu-system-x86 busybox-static cpio gzip kmod dkms pahole \
-	libnl-3-dev libnl-genl-3-dev libsystemd-dev libudev-dev \
-	libgsl-dev libjson-c-dev gnuplot-nox python3 \
-	debhelper dh-dkms lintian debootstrap e2fsprogs git \
+	build-essential clang libclang-rt-14-dev \
+	qemu-system-x86 busybox-static cpio gzip xz-utils kmod dkms pahole \
+	gnuplot-nox python3 lintian debootstrap e2fsprogs mount git \
 	linux-headers-amd64
+# The packages' build dependencies from debian/control itself, so that the
+# list above can never drift from them (on Debian 12, systemd.pc comes from
+# systemd, which a container lacks); then the check dpkg-buildpackage makes.
+apt-get build-dep -y -q --no-install-recommends "$top"
+(cd "$top" && dpkg-checkbuilddeps) ||
+	{ echo "install-deps.sh: debian/control's build dependencies are not met (above)" >&2; exit 1; }
 
 cache=${CLEARPAGE_CACHE:-/var/cache/clearpage-tests}
 mkdir -p "$cache/kernels"
