@@ -7,9 +7,9 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-#include <x86intrin.h>
 
 #include "bench.h"
+#include "tsc.h"
 
 struct clearpage_cpu bench_cpu;
 
@@ -55,32 +55,14 @@ uint64_t bench_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* lfence; rdtsc; lfence: ordered on every x86-64 CPU, rdtscp or not. */
 uint64_t bench_ticks(void)
 {
-	uint64_t t;
-
-	_mm_lfence();
-	t = __rdtsc();
-	_mm_lfence();
-	return t;
+	return cp_tsc_read();
 }
 
 double bench_ns_per_tick(void)
 {
-	static double ns_per_tick;
-	uint64_t t0, c0, t1, c1;
-
-	if (ns_per_tick > 0)
-		return ns_per_tick;
-	t0 = bench_now_ns();
-	c0 = bench_ticks();
-	do {
-		t1 = bench_now_ns();
-	} while (t1 - t0 < 50000000ULL);	/* 50 ms */
-	c1 = bench_ticks();
-	ns_per_tick = (double)(t1 - t0) / (double)(c1 - c0);
-	return ns_per_tick;
+	return cp_ns_per_tick();
 }
 
 bool bench_strategy_usable(int strategy)

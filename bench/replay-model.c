@@ -420,6 +420,12 @@ double replay_run_arm(struct replay *r, int arm, double *phase_ns,
 		.trials = r->trial_every != 0,
 		.touch = r->probes.threshold && r->probes.touch_every,
 		.can_split = r->huge && r->probes.threshold,
+		.fault_line_ns = policy_fault_line_ns(r->huge ? CLEARPAGE_BACKEND_HUGE :
+								CLEARPAGE_BACKEND_4K,
+						      r->probe_hot_ticks,
+						      r->probe_cold_ticks,
+						      r->probes.threshold,
+						      bench_ns_per_tick()),
 	};
 	double total = 0;
 	/* The first interval has no trials: clearpaged sets them after it. */

@@ -14,6 +14,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "manager-internal.h"
+#include "tsc.h"
 
 /*
  * @backend's calibration. The module measures kernel as the kernel clears
@@ -341,6 +342,11 @@ static void step_backend(struct manager *m, const struct cp_node_info *info,
 	/* Per folio: the huge backend's probe mode, where it can tell. */
 	extra.can_split = backend == CLEARPAGE_BACKEND_HUGE && be->has_probe &&
 			  info->probe.threshold_ticks > 0;
+	/* What the faulting access pays after a non-temporal clear. */
+	extra.fault_line_ns = policy_fault_line_ns(backend, info->probe.hot_ticks,
+						   info->probe.cold_ticks,
+						   info->probe.threshold_ticks,
+						   cp_ns_per_tick());
 	calibration_of(info, backend, &calibration);
 	trials = policy_backend_step(&m->config.policy,
 				     m->allowed & available_mask(info),

@@ -54,14 +54,31 @@ void policy_touch_update(const struct policy_config *config,
 	share = policy_touch_share(config, node);
 	node->counted = sample->counted;
 	node->touch_known = share >= 0 && !sample->counted;
-	node->touch_penalty_ns = node->touch_known ?
-		share * POLICY_LINES_PER_PAGE *
-		policy_line_miss_ns(calibration, hot_strategy) : 0;
+	/*
+	 * The faulting line is paid for certain, at a dependent miss's
+	 * latency; the other lines at the share the probe found read, at
+	 * the streaming cost of a line (the probe never loads the faulting
+	 * line). Where the PMU counts, the confirmation charges what it
+	 * counted instead.
+	 */
+	node->touch_penalty_ns = sample->counted ? 0 : sample->fault_line_ns;
+	if (node->touch_known)
+		node->touch_penalty_ns += share * POLICY_LINES_PER_PAGE *
+			policy_line_miss_ns(calibration, hot_strategy);
 }
 
 double policy_touch_penalty(const struct policy_node *node, int strategy)
 {
 	return policy_non_temporal(strategy) ? node->touch_penalty_ns : 0;
+}
+
+double policy_fault_line_ns(int backend, double hot_ticks, double cold_ticks,
+			    double threshold_ticks, double ns_per_tick)
+{
+	if (backend != CLEARPAGE_BACKEND_4K || threshold_ticks <= 0 ||
+	    cold_ticks <= hot_ticks || ns_per_tick <= 0)
+		return 0;
+	return (cold_ticks - hot_ticks) * ns_per_tick;
 }
 
 /* What the application pays per page of the node's own clears. */

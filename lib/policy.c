@@ -575,6 +575,7 @@ unsigned int policy_backend_step(const struct policy_config *config,
 	sample->counted = extra->counted;
 	sample->kernel_miss_ratio = extra->kernel_miss_ratio;
 	sample->user_misses = extra->user_misses;
+	sample->fault_line_ns = extra->fault_line_ns;
 	policy_step(config, allowed, calibration, &b->node, sample, hands_off,
 		    decision);
 	if (decision->action != POLICY_HOLD && apply(ctx, decision))

@@ -87,7 +87,9 @@
  * application touched it. Its share, over about the last ten intervals
  * that loaded lines (sums decayed by TOUCH_DECAY in each), makes every non-temporal
  * strategy dearer by share x a page's lines x the cost of a missed line,
- * wherever costs are compared (trials, tries, proposals, confirmations).
+ * wherever costs are compared (trials, tries, proposals, confirmations);
+ * on the 4 KiB backend, whose faulting access reads its line at once, one
+ * dependent miss more (the sample's @fault_line_ns) for certain.
  * Where the PMU counts user-space misses, the confirmation charges those
  * instead. NonTemporal=auto allows movnti and clzero only where one of the
  * two measures (policy_allowed()), and adopts one without the PMU only
@@ -601,6 +603,16 @@ double policy_touch_share(const struct policy_config *config,
 /* What the application pays per page of @strategy beyond its clear. */
 double policy_touch_penalty(const struct policy_node *node, int strategy);
 
+/*
+ * What the faulting access of @backend pays after a non-temporal clear
+ * (struct policy_sample's @fault_line_ns) from the module's probe
+ * calibration: a cached line's load (@hot_ticks) and a line's from memory
+ * (@cold_ticks), TSC ticks of @ns_per_tick; 0 on the huge backend, or
+ * where the calibration cannot tell (@threshold_ticks 0).
+ */
+double policy_fault_line_ns(int backend, double hot_ticks, double cold_ticks,
+			    double threshold_ticks, double ns_per_tick);
+
 /* What a driver knows of an interval beyond the module's counters. */
 struct policy_extra {
 	bool trials;			/* the backend runs trials */
@@ -609,6 +621,7 @@ struct policy_extra {
 	bool counted;			/* the PMU counted the node's LLC: */
 	double kernel_miss_ratio;
 	double user_misses;
+	double fault_line_ns;		/* struct policy_sample's */
 };
 
 /*

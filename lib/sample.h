@@ -90,6 +90,16 @@ struct policy_sample {
 	bool touch;
 	uint64_t touch_probed;
 	uint64_t touch_cached;
+	/*
+	 * What the faulting access pays at once after a non-temporal clear
+	 * of one unit: a 4 KiB fault reads or writes its faulting line as
+	 * soon as the clear returns, and a non-temporal clear left that line
+	 * in memory: one dependent miss, the probe calibration's cold load
+	 * less its cached one, in ns. 0 where the clear leaves the faulting
+	 * line cached (the huge backend clears the faulting subpage with a
+	 * temporal routine, last) or the probe calibration cannot tell.
+	 */
+	double fault_line_ns;
 	/* Where the PMU counted the node's last-level cache: */
 	bool counted;
 	double kernel_miss_ratio;	/* misses/references, kernel mode */

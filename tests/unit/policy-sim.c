@@ -98,6 +98,7 @@ void trial_interval(struct trial_run *r, int i, const double *live,
 		sample.probe_hot = 64 - sample.probe_cold;
 	}
 	sample.touch = r->touch;
+	sample.fault_line_ns = r->fault_line_ns;
 	/* Lines of non-temporal clears: the node's own, or a trial's. */
 	if (r->touch && r->touch_share >= 0 &&
 	    (policy_non_temporal(cur) ||

@@ -56,12 +56,15 @@ struct trial_run {
 	 * The temperature probe's share of cold units each interval (-1: no
 	 * probe); the touch probe (@touch: the module has one) and the share
 	 * of its lines found cached (-1: none loaded yet); @no_frames: the
-	 * workload's pages hold no reference or trial frame (a small hot set).
+	 * workload's pages hold no reference or trial frame (a small hot set);
+	 * @fault_line_ns: what the faulting access pays after a non-temporal
+	 * clear (struct policy_sample's).
 	 */
 	double probed_cold;
 	bool touch;
 	double touch_share;
 	bool no_frames;
+	double fault_line_ns;
 };
 
 /* Defaults, NonTemporal=yes, the Zen 5 calibration, on kernel. */
