@@ -23,33 +23,52 @@ trap 'rm -rf "$out"' EXIT
 passed=0 failed=0
 cpu=$(($(nproc) > 1 ? 1 : 0))
 
-for config in "16 16" "1 1"; do
-	set -- $config
-	if ! "$bench" touch --runs 2 --cpu "$cpu" --every "$1" --delay "$2" \
-		--seed hashed --out "$out/$1" > "$out/$1.txt" 2> "$out/$1.err"; then
-		echo "FAIL: clearpage-bench touch --every $1 --delay $2 exited $?"
-		sed 's/^/    /' "$out/$1.err" "$out/$1.txt"
-		exit 1
-	fi
-	if grep -q "cannot tell them apart" "$out/$1.txt"; then
-		echo "SKIP: the probe's calibration cannot tell a cached line from memory here: $(head -1 "$out/$1.txt")"
-		exit 77
-	fi
-	sed 's/^/    /' "$out/$1.txt"
+# judge CONFIG_DIR: one line per case, PASS or FAIL; 0 when all passed.
+judge() {
+	local dir=$1 every=$2 delay=$3 bad=0 order read probed points limit name
 	while read -r order read probed points; do
 		limit=$([ "$order" = sequential ] && echo 5 || echo 10)
-		name="touch probe, every $1, delay $2, $order pages, $read% read whole: $points points off ($probed probed, at most $limit)"
+		name="touch probe, every $every, delay $delay, $order pages, $read% read whole: $points points off ($probed probed, at most $limit)"
 		if python3 -c "import sys; sys.exit(0 if int(sys.argv[2]) >= 1000 and abs(float(sys.argv[1])) <= float(sys.argv[3]) else 1)" \
 			"$points" "$probed" "$limit"; then
-			passed=$((passed + 1)); echo "PASS: $name"
+			echo "PASS: $name"
 		else
-			failed=$((failed + 1)); echo "FAIL: $name"
+			echo "FAIL: $name"
+			bad=1
 		fi
 	done < <(python3 -c "
 import json, sys
 for r in json.load(open(sys.argv[1]))['results']:
     print(r['order'], r['read_pct'], r['probed'], '%.2f' % r['points_off'])
-" "$out/$1/touch.json")
+" "$dir/touch.json")
+	return $bad
+}
+
+# Work on the other CPU (a sibling thread shares its caches) evicts lines
+# the application read before the probe loads them, which reads as
+# untouched: a measurement disturbed so is taken again, up to three times
+# in all. A probe that prefetchers fool (a linear seed: 18-82 points off)
+# fails every time.
+for config in "16 16" "1 1"; do
+	set -- $config
+	for attempt in 1 2 3; do
+		if ! "$bench" touch --runs 2 --cpu "$cpu" --every "$1" --delay "$2" \
+			--seed hashed --out "$out/$1" > "$out/$1.txt" 2> "$out/$1.err"; then
+			echo "FAIL: clearpage-bench touch --every $1 --delay $2 exited $?"
+			sed 's/^/    /' "$out/$1.err" "$out/$1.txt"
+			exit 1
+		fi
+		if grep -q "cannot tell them apart" "$out/$1.txt"; then
+			echo "SKIP: the probe's calibration cannot tell a cached line from memory here: $(head -1 "$out/$1.txt")"
+			exit 77
+		fi
+		sed 's/^/    /' "$out/$1.txt"
+		judge "$out/$1" "$1" "$2" > "$out/$1.verdict" && break
+		[ $attempt -lt 3 ] && sed 's/^/    attempt '$attempt': /' "$out/$1.verdict" | grep FAIL
+	done
+	cat "$out/$1.verdict"
+	passed=$((passed + $(grep -c '^PASS' "$out/$1.verdict")))
+	failed=$((failed + $(grep -c '^FAIL' "$out/$1.verdict")))
 done
 echo "touch: $passed passed, $failed failed"
 [ "$passed" -eq 12 ] && [ "$failed" -eq 0 ]
