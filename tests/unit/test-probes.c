@@ -81,6 +81,26 @@ static void test_probe_temperature(void)
  * non-temporal clear costs the application. Cold folios (burst regime,
  * clzero cheapest to clear).
  */
+/*
+ * NonTemporal=auto with the touch probe, its lines 5% touched, and each
+ * fault's line missed at @fault_line_ns after a non-temporal clear: the
+ * strategy the node ends on after 200 intervals of cold folios.
+ */
+static int fault_line_run(double fault_line_ns)
+{
+	struct trial_run r;
+	int i;
+
+	trial_run_init(&r);
+	r.config.non_temporal = POLICY_NT_AUTO;
+	r.touch = true;
+	r.touch_share = 0.05;
+	r.fault_line_ns = fault_line_ns;
+	for (i = 0; i < 200; i++)
+		trial_interval(&r, i, live_burst, 0.05, 0);
+	return r.node.strategy;
+}
+
 static void test_touch(void)
 {
 	struct policy_config config;
@@ -88,7 +108,7 @@ static void test_touch(void)
 	struct policy_node node;
 	struct policy_sample sample = { .touch_probed = 4, .touch_cached = 1 };
 	struct trial_run r;
-	int i;
+	int i, s;
 
 	policy_config_defaults(&config);
 	zen5_calibration(&c);
@@ -170,36 +190,24 @@ static void test_touch(void)
 	CHECK(r.node.strategy == CLEARPAGE_STRATEGY_CLZERO,
 	      "its trial frames' lines 5%% touched: clzero adopted (%s)",
 	      names[r.node.strategy]);
-	/*
-	 * clzero's clear saves 28 ns a page on rep_stosb's; a faulting line
-	 * that then misses at 150 ns (Zen 5's dependent miss) costs more.
-	 */
-	trial_run_init(&r);
-	r.config.non_temporal = POLICY_NT_AUTO;
-	r.touch = true;
-	r.touch_share = 0.05;
-	r.fault_line_ns = 150;
-	for (i = 0; i < 200; i++)
-		trial_interval(&r, i, live_burst, 0.05, 0);
-	CHECK(!policy_non_temporal(r.node.strategy),
-	      "the same, each fault's line then missed at 150 ns: clzero not adopted (%s)",
-	      names[r.node.strategy]);
-	trial_run_init(&r);
-	r.config.non_temporal = POLICY_NT_AUTO;
-	r.touch = true;
-	r.touch_share = 0.05;
-	r.fault_line_ns = 10;
-	for (i = 0; i < 200; i++)
-		trial_interval(&r, i, live_burst, 0.05, 0);
-	CHECK(r.node.strategy == CLEARPAGE_STRATEGY_CLZERO,
-	      "missed at 10 ns: clzero still adopted (%s)",
-	      names[r.node.strategy]);
 	r.touch_share = 1;
 	for (i = 200; i < 300; i++)
 		trial_interval(&r, i, live_burst, 0.05, 0);
 	CHECK(!policy_non_temporal(r.node.strategy),
 	      "the application then touches every line: clzero dropped for %s",
 	      names[r.node.strategy]);
+
+	/*
+	 * clzero's clear saves 28 ns a page on rep_stosb's; a faulting line
+	 * that then misses at 150 ns (Zen 5's dependent miss) costs more.
+	 */
+	s = fault_line_run(150);
+	CHECK(!policy_non_temporal(s),
+	      "5%% touched, each fault's line then missed at 150 ns: clzero not adopted (%s)",
+	      names[s]);
+	s = fault_line_run(10);
+	CHECK(s == CLEARPAGE_STRATEGY_CLZERO,
+	      "missed at 10 ns: clzero still adopted (%s)", names[s]);
 }
 
 /*
