@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The time stamp counter's ticks in ns; see tsc.h. */
 #include <errno.h>
+#include <stdbool.h>
 #include <time.h>
 #include <x86intrin.h>
 
@@ -29,11 +30,14 @@ static int now_ns(uint64_t *ns)
 double cp_ns_per_tick(void)
 {
 	static double ns_per_tick;
+	static bool measured;
 	struct timespec left = { .tv_nsec = 20000000 };
 	uint64_t t0, t1, c0, c1;
 
-	if (ns_per_tick > 0)
+	/* Once, a failure too: callers ask every interval. */
+	if (measured)
 		return ns_per_tick;
+	measured = true;
 	/*
 	 * Each clock read beside its TSC read, after the sleep as before it:
 	 * a late wakeup lengthens both sides alike.

@@ -14,7 +14,8 @@ uint64_t cp_tsc_read(void);
 
 /*
  * ns per tick, measured once against CLOCK_MONOTONIC over a 20 ms sleep
- * (the process's first call pays it); 0 where the clock cannot be read.
+ * (the process's first call pays it); 0 where the clock cannot be read,
+ * and then every call after.
  */
 double cp_ns_per_tick(void);
 
