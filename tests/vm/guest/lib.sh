@@ -6,7 +6,8 @@ failed=0
 skipped=0
 
 pass() { passed=$((passed + 1)); echo "PASS: $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+# A failure says when, in seconds since boot: where a suite's time went.
+fail() { failed=$((failed + 1)); echo "FAIL: $* (at $(cut -d . -f 1 /proc/uptime) s)"; }
 skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
 info() { echo "INFO: $*"; }
 
@@ -82,6 +83,27 @@ wait_log() {
 		[ $i -gt $((${3:-${WAIT_LOG_SECONDS:-30}} * 10)) ] && return 1
 		sleep 0.1
 	done
+}
+
+# stop_job PID [SECONDS]: SIGTERM to a background job, then its exit
+# status. One still running SECONDS later (default 30) is a failed check,
+# killed (status 137): a hang is named where it happens instead of running
+# the suite into the VM's timeout.
+stop_job() {
+	kill -TERM $1 2>/dev/null
+	t=$((${2:-30} * 10))
+	# Exited: gone, or a zombie until the wait below reaps it.
+	while [ -d /proc/$1 ] && ! grep -q '^[0-9]* (.*) Z ' /proc/$1/stat 2>/dev/null; do
+		t=$((t - 1))
+		if [ $t -le 0 ]; then
+			fail "pid $1 ($(tr '\0' ' ' </proc/$1/cmdline 2>/dev/null)) still running ${2:-30} s after SIGTERM: killed"
+			kill -KILL $1 2>/dev/null
+			wait $1
+			return 137
+		fi
+		sleep 0.1
+	done
+	wait $1
 }
 
 # wait_for SECONDS COMMAND...: until COMMAND succeeds.

@@ -143,8 +143,7 @@ for n in 0 1; do
 		[ "$(json_field $n $b source)" = daemon ] && by_daemon="$by_daemon $n/$b"
 	done
 done
-kill -TERM $daemon
-wait $daemon
+stop_job $daemon
 check "SIGTERM stops it cleanly (exit 0)" test $? -eq 0
 check "node 1 was the daemon's at stop ($by_daemon)" sh -c "echo '$by_daemon' | grep -q '1/huge'"
 for u in $by_daemon; do
@@ -168,8 +167,7 @@ check "a reload keeps --dry-run, and says so" \
 sleep 4	# 20 intervals: a live daemon would have switched by now
 check "after the reload the dry run still changes nothing" test "$(state)" = "$state_before"
 check "and it logged no real switch" sh -c "! grep -q ': switched ' $DLOG"
-kill -TERM $dry
-wait $dry
+stop_job $dry
 
 # Trials. Every backend starts on kernel, unpinned; every strategy costs
 # 400 ns a page but movq, 280 (ids: kernel rep_stosb rep_stosq movq movnti
@@ -213,13 +211,19 @@ for n in 0 1; do
 	for b in 4k huge; do
 		check "trials: node $n $b tried the calibration's cheapest cold strategy on the whole node" \
 			wait_log "node $n $b: switched kernel -> [a-z_]*: trying the cheapest cold strategy on the whole node" 1 60
-		check "trials: node $n $b reverted the try, which saved nothing" \
-			wait_log "node $n $b: reverted [a-z_]* -> kernel: the switch did not save the margin on the whole node" 1 60
+		# Whichever measure ends the try first: the node's cost
+		# (no saving), the touch probe's share of a non-temporal
+		# clear (not known in time on a slow host), the live
+		# baseline.
+		wait_log "node $n $b: reverted [a-z_]* -> kernel: \(the switch did not save the margin on the whole node\|the touch probe did not tell what the non-temporal clears cost the application\|slower than the kernel's routine\)" 1 90
+		reverted=$?
+		check "trials: node $n $b reverted the try, which saved nothing ($(grep -m 1 "node $n $b: reverted [a-z_]* -> kernel" $DLOG | sed 's/.*-> kernel: //'))" \
+			test $reverted = 0
 		check "trials: node $n $b switched kernel -> movq, measured cheaper on trial frames" \
 			wait_log "node $n $b: switched kernel -> movq: measured cheaper on trial frames" 1 60
 	done
 done
-[ $failed = 0 ] || info "trials log so far: $(grep -v ' samples, ' $DLOG | tail -n 20 | tr '\n' '|')"
+[ $failed = 0 ] || info "trials decisions so far: $(grep -e ': switched ' -e ': reverted ' $DLOG | tr '\n' '|')"
 for c in $candidates; do
 	nb=${c%%:*}
 	for s in $(echo ${c#*:} | tr , ' '); do
@@ -337,8 +341,7 @@ check "adopt: and node 1 huge" \
 	wait_log "node 1 huge: on movnti, set by an earlier clearpaged: adopted"
 check "adopt: not node 1 4k, set by an administrator" \
 	sh -c "! grep -q 'node 1 4k: on .*adopted' $DLOG"
-kill -TERM $daemon
-wait $daemon
+stop_job $daemon
 check "trials: SIGTERM stops it cleanly (exit 0)" test $? -eq 0
 check "adopt: on stop every backend is back on kernel ($(backends))" \
 	test "$(backend_strategy 0 4k) $(backend_strategy 0 huge) $(backend_strategy 1 4k) $(backend_strategy 1 huge)" = "kernel kernel kernel kernel"
@@ -370,8 +373,7 @@ done
 check "reload into a dry run: every backend on kernel ($(backends))" \
 	test "$(backend_strategy 0 4k) $(backend_strategy 0 huge) $(backend_strategy 1 4k) $(backend_strategy 1 huge)" = "kernel kernel kernel kernel"
 rm /etc/clearpaged.conf.d/60-dry.conf
-kill -TERM $daemon
-wait $daemon
+stop_job $daemon
 nltest set 0 movnti daemon --expect ok >/dev/null
 DLOG=/tmp/reload-allow.log
 clearpaged >$DLOG 2>&1 &
@@ -391,16 +393,13 @@ check "and node 0 huge" \
 check "reload into an allowlist of rep_stosq only: node 0 on kernel" \
 	test "$(backend_strategy 0 4k) $(backend_strategy 0 huge)" = "kernel kernel"
 rm /etc/clearpaged/cpu-allowlist.d/50-test.conf
-kill -TERM $daemon
-wait $daemon
+stop_job $daemon
 [ $failed = 0 ] || info "reload logs: $(grep -hv ' samples, ' /tmp/reload-dry.log $DLOG | tr '\n' '|')"
-kill -TERM $load4 $load5
-wait $load4 $load5
+for l in $load4 $load5; do stop_job $l; done
 for l in 4 5; do
 	check "the trials' load saw only zeroed pages ($(cat /tmp/load$l | tr '\n' ' '))" grep -q "nonzero=0" /tmp/load$l
 done
-kill -TERM $load0 $load1 $load2 $load3
-wait $load0 $load1 $load2 $load3
+for l in $load0 $load1 $load2 $load3; do stop_job $l; done
 for l in 0 1 2 3; do
 	check "the load saw only zeroed pages ($(cat /tmp/load$l | tr '\n' ' '))" grep -q "nonzero=0" /tmp/load$l
 done
