@@ -75,7 +75,8 @@ set_all() { for n in $(nodes); do echo "$1" > $CP/node$n/strategy || return 1; d
 # COUNT lines matching PATTERN, for at most SECONDS (default
 # $WAIT_LOG_SECONDS, else 30).
 wait_log() {
-	i=0
+	# Local: a caller's loop over n (node 0 1) must survive the count.
+	local i=0 n
 	# A log not there yet (the daemon not started) holds nothing: no
 	# empty count that ends the wait as if it held everything.
 	while n=$(grep -c -- "$1" "$DLOG" 2>/dev/null); [ "${n:-0}" -lt "${2:-1}" ]; do
