@@ -158,5 +158,6 @@ static void __exit clearpage_exit(void)
 module_init(clearpage_init);
 module_exit(clearpage_exit);
 MODULE_LICENSE("GPL");
+MODULE_VERSION(CLEARPAGE_VERSION);
 MODULE_DESCRIPTION("Per-NUMA-node choice of the page zeroing routine");
 MODULE_INFO(livepatch, "Y");

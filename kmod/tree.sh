@@ -16,3 +16,7 @@ for f in "$top"/kmod/*.c "$top"/kmod/*.h "$top/kmod/Kbuild" "$top/kmod/Makefile"
 done
 [ "$variant" = test ] || rm -f "$dest/testing.c"
 cp -pR "$top/include/." "$dest/include/"
+# The one version, meson's, for MODULE_VERSION (Kbuild): a DKMS tree has
+# no meson.build beside it.
+sed -n "s/^ *version: *'\([^']*\)'.*/\1/p" "$top/meson.build" | head -n 1 > "$dest/version"
+[ -s "$dest/version" ] || { echo "tree.sh: no version in $top/meson.build" >&2; exit 1; }
