@@ -109,6 +109,60 @@ static void print_daemon_json(void)
 	printf("}");
 }
 
+/*
+ * The loaded module's version (MODULE_VERSION, meson's): "" when the module
+ * has none (built before it carried one), NULL when it cannot be read.
+ */
+#define CP_MODULE_VERSION_FILE "/sys/module/clearpage/version"
+static char module_version[64];
+static const char *module_version_read(void)
+{
+	FILE *f = fopen(CP_MODULE_VERSION_FILE, "re");
+	size_t len;
+
+	if (!f)
+		return errno == ENOENT ? "" : NULL;
+	if (!fgets(module_version, sizeof(module_version), f))
+		module_version[0] = '\0';
+	fclose(f);
+	len = strcspn(module_version, "\n");
+	module_version[len] = '\0';
+	return module_version;
+}
+
+/* One line: the loaded module against the tools; an upgrade needs a reload. */
+static void print_module_table(void)
+{
+	const char *v = module_version_read();
+
+	if (!v)
+		printf("module: clearpage loaded, version unknown (%s: %s)\n\n",
+		       CP_MODULE_VERSION_FILE, strerror(errno));
+	else if (!*v)
+		printf("module: clearpage loaded, older than these tools (%s, which know its version): reload it (README, Upgrade)\n\n",
+		       CLEARPAGE_VERSION);
+	else if (strcmp(v, CLEARPAGE_VERSION))
+		printf("module: clearpage %s loaded, the tools are %s: reload it (README, Upgrade)\n\n",
+		       v, CLEARPAGE_VERSION);
+	else
+		printf("module: clearpage %s loaded, as these tools\n\n", v);
+}
+
+static void print_module_json(void)
+{
+	const char *v = module_version_read();
+
+	printf(",\"module\":{\"version\":");
+	if (v && *v)
+		print_json_string(v);
+	else
+		printf("null");
+	printf(",\"tools\":");
+	print_json_string(CLEARPAGE_VERSION);
+	printf(",\"current\":%s}",
+	       v && !strcmp(v, CLEARPAGE_VERSION) ? "true" : "false");
+}
+
 /* What clearpaged saved, from its savings file; none when it is not running. */
 static struct cp_savings savings[CP_MAX_NODES * CLEARPAGE_BACKEND_COUNT];
 static int nr_savings;
@@ -597,8 +651,10 @@ void print_nodes(const struct cp_node_info *nodes, int count, bool json,
 
 	if (json)
 		printf("{\"nodes\":[");
-	else if (with_daemon)
+	else if (with_daemon) {
 		print_daemon_table();
+		print_module_table();
+	}
 	for (i = 0; !json && i < count; i++)
 		if (!nodes[i].has_counters) {
 			printf("counters and calibrations not shown: they need CAP_PERFMON or CAP_SYS_ADMIN (run clearpagectl as root)\n\n");
@@ -615,8 +671,10 @@ void print_nodes(const struct cp_node_info *nodes, int count, bool json,
 	}
 	if (json) {
 		printf("]");
-		if (with_daemon)
+		if (with_daemon) {
 			print_daemon_json();
+			print_module_json();
+		}
 		printf("}\n");
 	}
 }

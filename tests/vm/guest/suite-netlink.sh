@@ -24,6 +24,20 @@ out=$(clearpagectl status)
 check "status exits 0" test $? -eq 0
 check "status shows every node and backend" sh -c "echo '$out' | grep -q '^node 0' && echo '$out' | grep -q '^  4k    kernel, not pinned' && echo '$out' | grep -q '^  huge  kernel, not pinned' && echo '$out' | grep -q '^node 1'"
 check "status without a command is status" sh -c "clearpagectl | grep -q '^node 1'"
+# The loaded module against the tools: one version, meson's.
+v=$(clearpagectl --version | cut -d' ' -f2)
+check "the module carries the tools' version ($v)" test "$(cat /sys/module/clearpage/version)" = "$v"
+check "status says the module is the tools' version" sh -c "clearpagectl status | grep -q '^module: clearpage $v loaded, as these tools'"
+check "status --json gives the module's version" sh -c "clearpagectl status --json | grep -q '\"module\":{\"version\":\"$v\",\"tools\":\"$v\",\"current\":true}'"
+# An older module still loaded after an upgrade: its version over sysfs's.
+echo 0.0.1 > /tmp/oldversion
+if mount --bind /tmp/oldversion /sys/module/clearpage/version; then
+	check "status says an older loaded module needs a reload" sh -c "clearpagectl status | grep -q '^module: clearpage 0.0.1 loaded, the tools are $v: reload it'"
+	check "status --json marks an older module not current" sh -c "clearpagectl status --json | grep -q '\"module\":{\"version\":\"0.0.1\",\"tools\":\"$v\",\"current\":false}'"
+	umount /sys/module/clearpage/version
+else
+	fail "bind-mounting a version over /sys/module/clearpage/version"
+fi
 for n in $(nodes); do
 	j=$(node_json $n)
 	for b in 4k huge; do
