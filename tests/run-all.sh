@@ -279,12 +279,14 @@ pkg_check "Debian 13: the unit in /usr/lib/systemd/system, with its maintainer s
 	unit_packaged "$pkg13" /usr/lib/systemd/system
 pkg_check "clearpage-dkms ships the module sources and a dkms.conf with the version" \
 	sh -c "dpkg-deb --fsys-tarfile '$pkgdir'/clearpage-dkms_*_all.deb | tar -xOf - ./usr/src/clearpage-$version/dkms.conf | grep -qx 'PACKAGE_VERSION=\"$version\"'"
+pkg_check "clearpage-dkms: x86-64 only, and the version for MODULE_VERSION beside the sources" \
+	sh -c "dpkg-deb --fsys-tarfile '$pkgdir'/clearpage-dkms_*_all.deb | tar -xOf - ./usr/src/clearpage-$version/dkms.conf | grep -qxF 'BUILD_EXCLUSIVE_ARCH=\"^x86_64\$\"' && test \"\$(dpkg-deb --fsys-tarfile '$pkgdir'/clearpage-dkms_*_all.deb | tar -xOf - ./usr/src/clearpage-$version/version)\" = '$version'"
 pkg_check "clearpage-dkms ships no test hooks (no kmod/testing.c)" \
 	sh -c "list=\$(dpkg -c '$pkgdir'/clearpage-dkms_*_all.deb) && echo \"\$list\" | grep -q 'usr/src/clearpage-$version/main.c' && ! echo \"\$list\" | grep -q testing.c"
 pkg_check "no package loads the module at boot (no modules-load.d file)" \
 	sh -c "list=\$(for deb in '$pkgdir'/*.deb; do dpkg -c \"\$deb\" || exit 1; done) && test -n \"\$list\" && ! echo \"\$list\" | grep -q modules-load.d"
 pkg_check "clearpaged ships the daemon, CLI, unit, config, catalog and man pages" \
-	sh -c "dpkg -c '$pkgdir'/clearpaged_*_amd64.deb | grep -c -e usr/sbin/clearpaged -e usr/sbin/clearpagectl -e clearpaged.service -e usr/lib/clearpaged/clearpaged.conf -e clearpaged.catalog -e man8/clearpaged.8 -e man5/clearpaged.conf.5 | grep -qx 7"
+	sh -c "dpkg -c '$pkgdir'/clearpaged_*_amd64.deb | grep -c -e usr/sbin/clearpaged -e usr/sbin/clearpagectl -e clearpaged.service -e usr/lib/clearpaged/clearpaged.conf -e clearpaged.catalog -e man8/clearpaged.8 -e man5/clearpaged.conf.5 -e man4/clearpage.4 | grep -qx 8"
 echo "CPVM-SUMMARY: $pkg_passed passed, $pkg_failed failed, 0 skipped" >>"$pkg_log"
 [ $pkg_failed = 0 ] || failure "packages: $(fails "$pkg_log")"
 

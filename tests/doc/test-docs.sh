@@ -110,6 +110,8 @@ same "sysfs files in kmod/sysfs.c and doc/ABI" "$out/prog" "$out/man"
 sed -n 's/^module_param\(_cb\)\?(\([a-z_]*\),.*/\2/p' $(kmod_sources) >"$out/prog"
 sed -n 's|^What:\t*/sys/module/clearpage/parameters/\([a-z_]*\)$|\1|p' "$abi" >"$out/man"
 same "module parameters in kmod/ and doc/ABI" "$out/prog" "$out/man"
+section "$man/clearpage.4" "MODULE PARAMETERS" | entries | sed 's/=.*//' >"$out/man"
+same "module parameters in kmod/ and clearpage(4)" "$out/prog" "$out/man"
 grep -ho '"CLEARPAGE_[A-Z]*=' $(kmod_sources) | tr -d '"' >"$out/prog"
 grep -o 'CLEARPAGE_[A-Z]*=' "$abi" >"$out/man"
 same "uevent variables in kmod/ and doc/ABI" "$out/prog" "$out/man"
@@ -123,6 +125,24 @@ if [ "$(cat "$out/count")" -gt 30 ] && [ ! -s "$out/undocumented" ]; then
 else
 	failed=$((failed + 1))
 	echo "FAIL: netlink attributes without a comment beside them: $(tr '\n' ' ' <"$out/undocumented")"
+fi
+
+# One version, meson's: the Debian package, every man page, the module
+# (kmod/tree.sh hands it to Kbuild) and the programs' --version.
+version=$(sed -n "s/^ *version: *'\([^']*\)'.*/\1/p" "$top/meson.build" | head -n 1)
+{
+	echo "debian/changelog $(sed -n '1s/^clearpage (\([^)]*\)).*/\1/p' "$top/debian/changelog")"
+	for f in "$man"/*.[0-9]; do
+		echo "${f#"$top"/} $(sed -n '1s/^\.TH [^ ]* [0-9] [0-9-]* "clearpage \([^"]*\)".*/\1/p' "$f")"
+	done
+	echo "clearpagectl $("$ctl" --version | cut -d' ' -f2)"
+	echo "clearpaged $("$daemon" --version | cut -d' ' -f2)"
+} | awk -v v="$version" '$2 != v { print $1 " has \"" $2 "\"" }' >"$out/stale"
+if [ -n "$version" ] && [ ! -s "$out/stale" ]; then
+	passed=$((passed + 1)); echo "PASS: one version ($version) in meson.build, debian/changelog, the man pages and the programs"
+else
+	failed=$((failed + 1))
+	echo "FAIL: not meson.build's version (${version:-none}): $(tr '\n' ';' <"$out/stale")"
 fi
 
 echo "$passed passed, $failed failed, 0 skipped"

@@ -60,6 +60,11 @@ check "clearpaged and clearpage-dkms are installed" \
 check "DKMS built and installed clearpage for $(uname -r)" \
 	sh -c "dkms status clearpage 2>/dev/null | grep '$(uname -r).*installed' >/dev/null"
 check "modinfo finds the DKMS module" sh -c "modinfo -n clearpage | grep -q updates/dkms"
+pkgver=$(dpkg-query -W -f '${Version}' clearpaged)
+check "the DKMS module carries the package's version ($pkgver)" \
+	test "$(modinfo -F version clearpage)" = "$pkgver"
+check "the module's man page, clearpage(4), is installed" \
+	sh -c "man -w 4 clearpage >/dev/null 2>&1 || test -f /usr/share/man/man4/clearpage.4.gz"
 check "the unit is installed but not enabled by the package" \
 	test "$(systemctl is-enabled clearpaged 2>&1)" = disabled
 check "nothing loaded the module at boot (no livepatch behind the admin's back)" \
@@ -78,6 +83,8 @@ check "the unit is enabled for the next boot" test "$(systemctl is-enabled clear
 check "README: systemctl status clearpaged" sh -c "systemctl status clearpaged --no-pager | grep -q 'Status: \".*node0: '"
 check "README: clearpagectl status shows the daemon" \
 	until_ok sh -c "clearpagectl status | grep -q '^clearpaged: running, pid $(prop MainPID), attached to the module'"
+check "clearpagectl status: the loaded module is the tools' version" \
+	sh -c "clearpagectl status | grep -q '^module: clearpage $pkgver loaded, as these tools'"
 check "README: journalctl -u clearpaged" sh -c "journalctl -u clearpaged --no-pager | grep -q 'attached to the clearpage module'"
 
 # An administrator's pin is logged with its MESSAGE_ID.
