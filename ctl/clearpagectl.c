@@ -20,6 +20,7 @@ static const struct {
 	const char *usage;
 } commands[] = {
 	{ "status", cmd_status, "status [--json]              per-node, per-backend strategy, counters, calibration" },
+	{ "check", cmd_check, "check [--json]               will clearpage act here: kernel, headers, DKMS, signing, pages, CPU" },
 	{ "set", cmd_set, "set NODE|all STRATEGY [--backend 4k|huge|all]  select a strategy (pins it)" },
 	{ "pin", cmd_pin, "pin NODE|all [--backend 4k|huge|all]    keep the daemon off the node" },
 	{ "unpin", cmd_unpin, "unpin NODE|all [--backend 4k|huge|all]  hand the node back to the daemon" },
@@ -49,7 +50,8 @@ static void usage(FILE *out)
 		"\nWithout a command: status. Without --backend, set, pin, unpin,\n"
 		"reset and release change both backends (4k: 4 KiB faults; huge: huge folios).\n"
 		"Changes need root (CAP_SYS_ADMIN).\n"
-		"Exit status: 0 ok, 1 failed, 2 usage, 3 module not loaded, 4 permission denied.\n"
+		"Exit status: 0 ok, 1 failed, 2 usage, 3 module not loaded, 4 permission denied,\n"
+		"5 check found warnings and no failure.\n"
 		"See clearpagectl(8).\n");
 }
 

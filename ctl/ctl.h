@@ -13,6 +13,7 @@ enum {
 	EXIT_USAGE = 2,
 	EXIT_NOT_LOADED = 3,
 	EXIT_PERMISSION = 4,
+	EXIT_WARNINGS = 5,	/* check: a warning, no failure */
 };
 
 struct ctl_options {
@@ -46,8 +47,11 @@ int cmd_release(int argc, char **argv, const struct ctl_options *o);
 int cmd_monitor(int argc, char **argv, const struct ctl_options *o);
 int cmd_reset(int argc, char **argv, const struct ctl_options *o);
 int cmd_unload(int argc, char **argv, const struct ctl_options *o);
+int cmd_check(int argc, char **argv, const struct ctl_options *o);
 
-/* status.c, shared with calibrate */
+/* status.c, shared with calibrate and check */
+/* A JSON string: quotes, backslashes and control characters escaped. */
+void print_json_string(const char *s);
 void print_nodes(const struct cp_node_info *nodes, int count, bool json,
 		 bool calibration_only);
 

@@ -41,7 +41,7 @@ static void format_epoch(long long seconds, char *buf, size_t size)
 }
 
 /* A JSON string: quotes, backslashes and control characters escaped. */
-static void print_json_string(const char *s)
+void print_json_string(const char *s)
 {
 	putchar('"');
 	for (; *s; s++) {

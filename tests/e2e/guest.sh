@@ -85,6 +85,13 @@ check "README: clearpagectl status shows the daemon" \
 	until_ok sh -c "clearpagectl status | grep -q '^clearpaged: running, pid $(prop MainPID), attached to the module'"
 check "clearpagectl status: the loaded module is the tools' version" \
 	sh -c "clearpagectl status | grep -q '^module: clearpage $pkgver loaded, as these tools'"
+# clearpagectl check on the packaged install: what DKMS built, loaded.
+clearpagectl check > /tmp/check.out; rc=$?
+info "clearpagectl check (exit $rc): $(tr '\n' '|' </tmp/check.out)"
+check "clearpagectl check: the headers DKMS built against" grep -q "^ok    headers       $(uname -r): installed" /tmp/check.out
+check "clearpagectl check: the DKMS module in modules.dep" grep -q "^ok    module-file   $(uname -r): .*updates/dkms/clearpage.ko" /tmp/check.out
+check "clearpagectl check: the module loaded, as the tools" grep -q "^ok    module        clearpage $pkgver loaded, as these tools" /tmp/check.out
+check "clearpagectl check: no failure (exit 0 or 5)" sh -c "test $rc = 0 -o $rc = 5 && ! grep -q '^fail' /tmp/check.out"
 check "README: journalctl -u clearpaged" sh -c "journalctl -u clearpaged --no-pager | grep -q 'attached to the clearpage module'"
 
 # An administrator's pin is logged with its MESSAGE_ID.

@@ -29,6 +29,25 @@ v=$(clearpagectl --version | cut -d' ' -f2)
 check "the module carries the tools' version ($v)" test "$(cat /sys/module/clearpage/version)" = "$v"
 check "status says the module is the tools' version" sh -c "clearpagectl status | grep -q '^module: clearpage $v loaded, as these tools'"
 check "status --json gives the module's version" sh -c "clearpagectl status --json | grep -q '\"module\":{\"version\":\"$v\",\"tools\":\"$v\",\"current\":true}'"
+# clearpagectl check: one line per thing, its exit status the worst line's.
+clearpagectl check > /tmp/check.out; rc=$?
+sed 's/^/INFO: check: /' /tmp/check.out
+worst=$(awk '$1 == "fail" { w = 2 } $1 == "warn" && w < 1 { w = 1 } END { print w + 0 }' /tmp/check.out)
+check "check exits with its worst line's status (rc $rc)" test "$rc" = "$(case $worst in 2) echo 1 ;; 1) echo 5 ;; *) echo 0 ;; esac)"
+check "check: every line ok, warn or fail" awk '$1 != "ok" && $1 != "warn" && $1 != "fail" { exit 1 }' /tmp/check.out
+check "check: the kernel, tested" grep -q "^ok    kernel        $(uname -r): series [0-9.]*, tested" /tmp/check.out
+check "check: the module loaded, as these tools" grep -q "^ok    module        clearpage $v loaded, as these tools" /tmp/check.out
+check "check: init_on_alloc=0 from the module, so 4 KiB faults too" grep -q '^ok    init_on_alloc 0 (the module): clearpage clears 4 KiB faults and huge pages' /tmp/check.out
+check "check: the CPU with family and model in hex" grep -q '^[a-z]* *cpu  *[A-Za-z]* family 0x[0-9a-f]* model 0x[0-9a-f]* stepping' /tmp/check.out
+check "check --json: the same lines and the worst" sh -c "j=\$(clearpagectl check --json); echo \"\$j\" | grep -q '\"check\":\"kernel\",\"verdict\":\"ok\"' && echo \"\$j\" | grep -q '\"worst\":\"$(echo fine ok warn fail | cut -d' ' -f$((worst + 2)))\"}\$'"
+echo 'always madvise [never]' > /tmp/thp
+if mount --bind /tmp/thp /sys/kernel/mm/transparent_hugepage/enabled; then
+	check "check: THP never is named" sh -c "clearpagectl check | grep -q '^[a-z]* *huge-pages    THP never'"
+	umount /sys/kernel/mm/transparent_hugepage/enabled
+else
+	fail "bind-mounting over /sys/kernel/mm/transparent_hugepage/enabled"
+fi
+check "check takes no arguments (usage, exit 2)" sh -c "clearpagectl check extra 2>/dev/null; test \$? -eq 2"
 # An older module still loaded after an upgrade: its version over sysfs's.
 echo 0.0.1 > /tmp/oldversion
 if mount --bind /tmp/oldversion /sys/module/clearpage/version; then

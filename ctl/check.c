@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clearpagectl check: will clearpage act on this machine? One line per
+ * thing that decides it, ok, warn or fail, each with what to do; the exit
+ * status is the worst line's. Reads files only (and asks dpkg-query and
+ * mokutil, where they are there); needs no module and changes nothing.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "allowlist.h"
+#include "config.h"
+#include "ctl.h"
+
+enum verdict { OK, WARN, FAIL };
+static const char *const verdict_names[] = { "ok", "warn", "fail" };
+
+struct check_line {
+	enum verdict verdict;
+	const char *name;
+	char detail[768];
+};
+
+#define MAX_LINES 16
+static struct check_line lines[MAX_LINES];
+static unsigned int nr_lines;
+
+static void add(enum verdict v, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void add(enum verdict v, const char *name, const char *fmt, ...)
+{
+	struct check_line *l;
+	va_list ap;
+
+	if (nr_lines == MAX_LINES)
+		return;
+	l = &lines[nr_lines++];
+	l->verdict = v;
+	l->name = name;
+	va_start(ap, fmt);
+	vsnprintf(l->detail, sizeof(l->detail), fmt, ap);
+	va_end(ap);
+}
+
+/* The first line of @path without its newline; false if unreadable. */
+static bool read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, size, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+/*
+ * The first line a fixed command prints (no shell, nothing of the user's
+ * in it); false when it cannot run or prints nothing.
+ */
+static bool command_line(const char *cmd, char *buf, size_t size)
+{
+	FILE *p = popen(cmd, "re");
+	bool ok;
+
+	if (!p)
+		return false;
+	ok = fgets(buf, size, p) != NULL;
+	pclose(p);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok && *buf;
+}
+
+/* The kernel series the module loads on (kmod/main.c). */
+static bool series_tested(unsigned int major, unsigned int minor)
+{
+	return (major == 6 && (minor == 1 || minor == 12)) ||
+	       (major == 7 && minor == 3);
+}
+
+static void check_kernel(const char *release)
+{
+	unsigned int major = 0, minor = 0;
+
+	if (sscanf(release, "%u.%u", &major, &minor) != 2)
+		add(FAIL, "kernel", "%s: not a kernel version this module knows",
+		    release);
+	else if (series_tested(major, minor))
+		add(OK, "kernel", "%s: series %u.%u, tested", release, major,
+		    minor);
+	else
+		add(FAIL, "kernel",
+		    "%s: series %u.%u is not tested (6.1, 6.12, 7.3): the module refuses to load; allow_untested_kernel=1 overrides it (clearpage(4))",
+		    release, major, minor);
+}
+
+/* Whether dpkg-query says @package is installed: 1, 0, or -1 unknown. */
+static int package_installed(const char *package)
+{
+	char cmd[128], out[64];
+
+	snprintf(cmd, sizeof(cmd),
+		 "dpkg-query -W -f='${db:Status-Abbrev}' %s 2>/dev/null",
+		 package);
+	if (access("/usr/bin/dpkg-query", X_OK))
+		return -1;
+	if (!command_line(cmd, out, sizeof(out)))
+		return 0;
+	return !strncmp(out, "ii", 2);
+}
+
+static void check_headers(const char *release)
+{
+	char path[512];
+	int meta;
+
+	snprintf(path, sizeof(path), "/lib/modules/%s/build/Makefile", release);
+	if (!access(path, R_OK))
+		add(OK, "headers", "%s: installed, DKMS can build the module",
+		    release);
+	else
+		add(FAIL, "headers",
+		    "%s: not installed, DKMS cannot build the module: apt-get install linux-headers-%s",
+		    release, release);
+	meta = package_installed("linux-headers-amd64");
+	if (meta < 0)
+		add(WARN, "headers-new",
+		    "cannot tell (no dpkg-query): each new kernel needs its headers for DKMS to build the module");
+	else if (meta)
+		add(OK, "headers-new",
+		    "linux-headers-amd64 installed: each new kernel brings its headers");
+	else
+		add(WARN, "headers-new",
+		    "linux-headers-amd64 not installed: a new kernel boots without the module; apt-get install linux-headers-amd64 (-t bookworm-backports or trixie-backports on a backports kernel)");
+}
+
+/* The path modules.dep gives clearpage.ko for @release, or false. */
+static bool module_for(const char *release, char *found, size_t size)
+{
+	char path[512], line[1024], *colon, *base;
+	bool hit = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", release);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!hit && fgets(line, sizeof(line), f)) {
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		base = strrchr(line, '/');
+		base = base ? base + 1 : line;
+		if (!strncmp(base, "clearpage.ko", strlen("clearpage.ko"))) {
+			snprintf(found, size, "%s", line);
+			hit = true;
+		}
+	}
+	fclose(f);
+	return hit;
+}
+
+/* The newest kernel with modules installed, by version. */
+static bool newest_kernel(char *out, size_t size)
+{
+	struct dirent *e;
+	char path[512];
+	bool any = false;
+	DIR *d = opendir("/lib/modules");
+
+	if (!d)
+		return false;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep",
+			 e->d_name);
+		if (access(path, R_OK))
+			continue;
+		if (!any || strverscmp(e->d_name, out) > 0) {
+			snprintf(out, size, "%s", e->d_name);
+			any = true;
+		}
+	}
+	closedir(d);
+	return any;
+}
+
+static void check_dkms(const char *release)
+{
+	char found[1024], newest[256];
+
+	if (module_for(release, found, sizeof(found)))
+		add(OK, "module-file", "%s: %s", release, found);
+	else if (!access("/sys/module/clearpage", F_OK))
+		add(WARN, "module-file",
+		    "%s: the module is loaded but none is installed, so the next boot has none: apt-get install clearpage-dkms",
+		    release);
+	else
+		add(FAIL, "module-file",
+		    "%s: no clearpage.ko: apt-get install clearpage-dkms, or dkms autoinstall -k %s once its headers are there",
+		    release, release);
+	if (!newest_kernel(newest, sizeof(newest)) || !strcmp(newest, release))
+		return;
+	if (module_for(newest, found, sizeof(found)))
+		add(OK, "module-next", "%s (the newest kernel installed): %s",
+		    newest, found);
+	else
+		add(WARN, "module-next",
+		    "%s (the newest kernel installed) has no clearpage.ko and boots without it: apt-get install linux-headers-%s, then dkms autoinstall -k %s",
+		    newest, newest, newest);
+}
+
+static void check_module(void)
+{
+	char version[64];
+
+	if (access("/sys/module/clearpage", F_OK)) {
+		add(WARN, "module", "not loaded: systemctl enable --now clearpaged loads it (or modprobe clearpage)");
+		return;
+	}
+	if (!read_line("/sys/module/clearpage/version", version,
+		       sizeof(version)) || !*version)
+		add(WARN, "module",
+		    "loaded, older than these tools (%s): reload it (README, Upgrade)",
+		    CLEARPAGE_VERSION);
+	else if (strcmp(version, CLEARPAGE_VERSION))
+		add(WARN, "module",
+		    "clearpage %s loaded, the tools are %s: reload it (README, Upgrade)",
+		    version, CLEARPAGE_VERSION);
+	else
+		add(OK, "module", "clearpage %s loaded, as these tools", version);
+}
+
+/* EFI Secure Boot: 1 on, 0 off, -1 no EFI variable to say. */
+static int secure_boot(void)
+{
+	FILE *f = fopen("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-e0a9b0f3b94c",
+			"re");
+	unsigned char buf[5];
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	/* Four bytes of attributes, then the value. */
+	return n == 5 ? buf[4] == 1 : -1;
+}
+
+static void check_signatures(void)
+{
+	char enforce[16] = "", out[256];
+	int sb = secure_boot();
+	bool enforced;
+
+	read_line("/sys/module/module/parameters/sig_enforce", enforce,
+		  sizeof(enforce));
+	enforced = sb == 1 || enforce[0] == 'Y';
+	if (!enforced) {
+		add(OK, "signatures", "not enforced (Secure Boot %s, sig_enforce off): the module loads unsigned, tainting the kernel (E)",
+		    sb < 0 ? "not reported" : "off");
+		return;
+	}
+	if (!access("/sys/module/clearpage", F_OK)) {
+		add(OK, "signatures", "enforced%s, and the module is loaded: its key is enrolled",
+		    sb == 1 ? " (Secure Boot)" : "");
+		return;
+	}
+	if (access("/var/lib/dkms/mok.pub", R_OK)) {
+		add(WARN, "signatures", "enforced%s: the module loads only signed by an enrolled key; DKMS makes one (/var/lib/dkms/mok.pub) when it builds the module",
+		    sb == 1 ? " (Secure Boot)" : "");
+		return;
+	}
+	if (command_line("mokutil --test-key /var/lib/dkms/mok.pub 2>/dev/null",
+			 out, sizeof(out)) && strstr(out, "already enrolled")) {
+		add(OK, "signatures", "enforced%s, and DKMS's key is enrolled",
+		    sb == 1 ? " (Secure Boot)" : "");
+		return;
+	}
+	add(WARN, "signatures", "enforced%s: enroll DKMS's key, or the module does not load: apt-get install mokutil; mokutil --import /var/lib/dkms/mok.pub; reboot and confirm the key",
+	    sb == 1 ? " (Secure Boot)" : "");
+}
+
+/* init_on_alloc as the kernel runs it: 1, 0, or -1 unknown. */
+static int init_on_alloc(const char *release, const char **how)
+{
+	char line[4096], path[512], *p;
+	int value = -1;
+	FILE *f;
+
+	/* The module says it, loaded (/sys/kernel/clearpage/backends). */
+	f = fopen("/sys/kernel/clearpage/backends", "re");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "4k ", 3))
+				value = strstr(line, "init_on_alloc=1") != NULL;
+		fclose(f);
+		if (value >= 0) {
+			*how = "the module";
+			return value;
+		}
+	}
+	if (read_line("/proc/cmdline", line, sizeof(line))) {
+		for (p = strstr(line, "init_on_alloc="); p;
+		     p = strstr(p + 1, "init_on_alloc="))
+			if (p == line || p[-1] == ' ')
+				value = p[14] == '1' || p[14] == 'y' ||
+					p[14] == 'Y' || !strncmp(p + 14, "on", 2);
+		if (value >= 0) {
+			*how = "the command line";
+			return value;
+		}
+	}
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	value = 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strcmp(line, "CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y\n"))
+			value = 1;
+	fclose(f);
+	*how = "the kernel's default";
+	return value;
+}
+
+static void check_pages(const char *release)
+{
+	char thp[128] = "", nr[32] = "0", *b, *e;
+	const char *how = "";
+	int ioa = init_on_alloc(release, &how);
+	bool thp_off;
+
+	if (ioa < 0)
+		add(WARN, "init_on_alloc", "unknown (no module loaded, not on the command line, no /boot/config-%s): which pages clearpage clears depends on it",
+		    release);
+	else if (ioa)
+		add(OK, "init_on_alloc", "1 (%s): clearpage clears huge pages only; the allocator zeroes every 4 KiB page (init_on_alloc=0 on the command line lets clearpage clear those too)",
+		    how);
+	else
+		add(OK, "init_on_alloc", "0 (%s): clearpage clears 4 KiB faults and huge pages",
+		    how);
+
+	if (read_line("/sys/kernel/mm/transparent_hugepage/enabled", thp,
+		      sizeof(thp)) && (b = strchr(thp, '[')) &&
+	    (e = strchr(b, ']'))) {
+		*e = '\0';
+		memmove(thp, b + 1, strlen(b + 1) + 1);
+	} else {
+		snprintf(thp, sizeof(thp), "not available");
+	}
+	read_line("/proc/sys/vm/nr_hugepages", nr, sizeof(nr));
+	thp_off = strcmp(thp, "always") && strcmp(thp, "madvise");
+	if (thp_off && !strcmp(nr, "0"))
+		add(ioa == 0 ? OK : WARN, "huge-pages",
+		    "THP %s, no hugetlb pages: no huge page to clear%s", thp,
+		    ioa == 0 ? "" : ", and with init_on_alloc=1 nothing else: clearpage does nothing here");
+	else
+		add(OK, "huge-pages", "THP %s, %s hugetlb pages (vm.nr_hugepages)",
+		    thp, nr);
+}
+
+/* "model name" of the first CPU in /proc/cpuinfo. */
+static void cpu_name(char *buf, size_t size)
+{
+	char line[512], *colon;
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	snprintf(buf, size, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) || !(colon = strchr(line, ':')))
+			continue;
+		colon += 1 + (colon[1] == ' ');
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, size, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+static void check_cpu(void)
+{
+	unsigned int family, model, stepping;
+	const struct allowlist_entry *entry;
+	struct daemon_config config;
+	struct allowlist list;
+	char vendor[64], name[128], error[512], names[128], cpu[320];
+
+	if (allowlist_cpu_from_cpuinfo("/proc/cpuinfo", vendor, sizeof(vendor),
+				       &family, &model, &stepping)) {
+		add(FAIL, "cpu", "unknown (no /proc/cpuinfo): clearpaged only monitors a CPU it cannot name");
+		return;
+	}
+	cpu_name(name, sizeof(name));
+	snprintf(cpu, sizeof(cpu), "%s family 0x%x model 0x%x stepping %u (%s)",
+		 vendor, family, model, stepping, name);
+	if (config_load(&config, "", NULL, NULL, error, sizeof(error))) {
+		add(FAIL, "cpu", "%s; the configuration does not load (%s): clearpaged --check-config names what to fix",
+		    cpu, error);
+		return;
+	}
+	if (allowlist_load_all(&list, config.allowlist_dir, config.allowlist,
+			       error, sizeof(error))) {
+		add(FAIL, "cpu", "%s; the allowlist cannot be read (%s): clearpaged only monitors",
+		    cpu, error);
+		return;
+	}
+	entry = allowlist_match(&list, vendor, family, model, stepping);
+	if (entry) {
+		allowlist_format_strategies(entry->strategies, names,
+					    sizeof(names));
+		add(OK, "cpu", "%s: allowed %s by %s:%u", cpu,
+		    *names ? names : "kernel only", entry->file, entry->line);
+	} else if (config.allow_unlisted_cpu) {
+		add(OK, "cpu", "%s: not on the allowlist, but AllowUnlistedCPU=yes lets clearpaged act",
+		    cpu);
+	} else {
+		add(WARN, "cpu", "%s: not on the allowlist, clearpaged only monitors; measure it: clearpage-bench advise --write (doc/operations.md)",
+		    cpu);
+	}
+	allowlist_free(&list);
+}
+
+int cmd_check(int argc, char **argv, const struct ctl_options *o)
+{
+	enum verdict worst = OK;
+	struct utsname u;
+	unsigned int i;
+
+	(void)argv;
+	if (argc) {
+		fprintf(stderr, "clearpagectl: check takes no arguments\n");
+		return EXIT_USAGE;
+	}
+	if (uname(&u)) {
+		fprintf(stderr, "clearpagectl: check: uname: %s\n",
+			strerror(errno));
+		return EXIT_FAILED;
+	}
+	nr_lines = 0;
+	check_kernel(u.release);
+	check_headers(u.release);
+	check_dkms(u.release);
+	check_module();
+	check_signatures();
+	check_pages(u.release);
+	check_cpu();
+
+	for (i = 0; i < nr_lines; i++)
+		if (lines[i].verdict > worst)
+			worst = lines[i].verdict;
+	if (o->json) {
+		printf("{\"checks\":[");
+		for (i = 0; i < nr_lines; i++) {
+			printf("%s{\"check\":\"%s\",\"verdict\":\"%s\",\"detail\":",
+			       i ? "," : "", lines[i].name,
+			       verdict_names[lines[i].verdict]);
+			print_json_string(lines[i].detail);
+			printf("}");
+		}
+		printf("],\"worst\":\"%s\"}\n", verdict_names[worst]);
+	} else {
+		for (i = 0; i < nr_lines; i++)
+			printf("%-4s  %-13s %s\n",
+			       verdict_names[lines[i].verdict], lines[i].name,
+			       lines[i].detail);
+	}
+	return worst == FAIL ? EXIT_FAILED : worst == WARN ? EXIT_WARNINGS :
+							   EXIT_OK;
+}
