@@ -48,39 +48,6 @@ static void add(enum verdict v, const char *name, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The first line of @path without its newline; false if unreadable. */
-static bool read_line(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "re");
-	bool ok;
-
-	if (!f)
-		return false;
-	ok = fgets(buf, size, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
-}
-
-/*
- * The first line a fixed command prints (no shell, nothing of the user's
- * in it); false when it cannot run or prints nothing.
- */
-static bool command_line(const char *cmd, char *buf, size_t size)
-{
-	FILE *p = popen(cmd, "re");
-	bool ok;
-
-	if (!p)
-		return false;
-	ok = fgets(buf, size, p) != NULL;
-	pclose(p);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok && *buf;
-}
-
 /* The kernel series the module loads on (kmod/main.c). */
 static bool series_tested(unsigned int major, unsigned int minor)
 {
@@ -114,7 +81,7 @@ static int package_installed(const char *package)
 		 package);
 	if (access("/usr/bin/dpkg-query", X_OK))
 		return -1;
-	if (!command_line(cmd, out, sizeof(out)))
+	if (!ctl_command_line(cmd, out, sizeof(out)))
 		return 0;
 	return !strncmp(out, "ii", 2);
 }
@@ -224,23 +191,15 @@ static void check_dkms(const char *release)
 
 static void check_module(void)
 {
-	char version[64];
+	char verdict[256];
+	bool current;
 
 	if (access("/sys/module/clearpage", F_OK)) {
 		add(WARN, "module", "not loaded: systemctl enable --now clearpaged loads it (or modprobe clearpage)");
 		return;
 	}
-	if (!read_line("/sys/module/clearpage/version", version,
-		       sizeof(version)) || !*version)
-		add(WARN, "module",
-		    "loaded, older than these tools (%s): reload it (README, Upgrade)",
-		    CLEARPAGE_VERSION);
-	else if (strcmp(version, CLEARPAGE_VERSION))
-		add(WARN, "module",
-		    "clearpage %s loaded, the tools are %s: reload it (README, Upgrade)",
-		    version, CLEARPAGE_VERSION);
-	else
-		add(OK, "module", "clearpage %s loaded, as these tools", version);
+	current = ctl_module_verdict(verdict, sizeof(verdict));
+	add(current ? OK : WARN, "module", "%s", verdict);
 }
 
 /* EFI Secure Boot: 1 on, 0 off, -1 no EFI variable to say. */
@@ -265,7 +224,7 @@ static void check_signatures(void)
 	int sb = secure_boot();
 	bool enforced;
 
-	read_line("/sys/module/module/parameters/sig_enforce", enforce,
+	ctl_read_line("/sys/module/module/parameters/sig_enforce", enforce,
 		  sizeof(enforce));
 	enforced = sb == 1 || enforce[0] == 'Y';
 	if (!enforced) {
@@ -283,7 +242,7 @@ static void check_signatures(void)
 		    sb == 1 ? " (Secure Boot)" : "");
 		return;
 	}
-	if (command_line("mokutil --test-key /var/lib/dkms/mok.pub 2>/dev/null",
+	if (ctl_command_line("mokutil --test-key /var/lib/dkms/mok.pub 2>/dev/null",
 			 out, sizeof(out)) && strstr(out, "already enrolled")) {
 		add(OK, "signatures", "enforced%s, and DKMS's key is enrolled",
 		    sb == 1 ? " (Secure Boot)" : "");
@@ -312,7 +271,7 @@ static int init_on_alloc(const char *release, const char **how)
 			return value;
 		}
 	}
-	if (read_line("/proc/cmdline", line, sizeof(line))) {
+	if (ctl_read_line("/proc/cmdline", line, sizeof(line))) {
 		for (p = strstr(line, "init_on_alloc="); p;
 		     p = strstr(p + 1, "init_on_alloc="))
 			if (p == line || p[-1] == ' ')
@@ -353,7 +312,7 @@ static void check_pages(const char *release)
 		add(OK, "init_on_alloc", "0 (%s): clearpage clears 4 KiB faults and huge pages",
 		    how);
 
-	if (read_line("/sys/kernel/mm/transparent_hugepage/enabled", thp,
+	if (ctl_read_line("/sys/kernel/mm/transparent_hugepage/enabled", thp,
 		      sizeof(thp)) && (b = strchr(thp, '[')) &&
 	    (e = strchr(b, ']'))) {
 		*e = '\0';
@@ -361,7 +320,7 @@ static void check_pages(const char *release)
 	} else {
 		snprintf(thp, sizeof(thp), "not available");
 	}
-	read_line("/proc/sys/vm/nr_hugepages", nr, sizeof(nr));
+	ctl_read_line("/proc/sys/vm/nr_hugepages", nr, sizeof(nr));
 	thp_off = strcmp(thp, "always") && strcmp(thp, "madvise");
 	if (thp_off && !strcmp(nr, "0"))
 		add(ioa == 0 ? OK : WARN, "huge-pages",

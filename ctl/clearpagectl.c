@@ -161,6 +161,39 @@ int ctl_parse_nodes(struct cp_client *client, const char *arg,
 	return EXIT_USAGE;
 }
 
+/* fgets() the first line of @f, its newline dropped. */
+static bool first_line(FILE *f, char *buf, size_t size)
+{
+	if (!fgets(buf, size, f))
+		return false;
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
+bool ctl_read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = first_line(f, buf, size);
+	fclose(f);
+	return ok;
+}
+
+bool ctl_command_line(const char *cmd, char *buf, size_t size)
+{
+	FILE *p = popen(cmd, "re");
+	bool ok;
+
+	if (!p)
+		return false;
+	ok = first_line(p, buf, size);
+	pclose(p);
+	return ok && *buf;
+}
+
 void ctl_format_time(unsigned long long ns, char *buf, unsigned long size)
 {
 	time_t seconds = ns / 1000000000ULL;

@@ -3,6 +3,7 @@
 #define CLEARPAGECTL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "clearpage-client.h"
 
@@ -35,6 +36,13 @@ int ctl_check_helpers_arg(const char *arg);
 int ctl_parse_nodes(struct cp_client *client, const char *arg,
 		    struct cp_node_info *nodes, int *count);
 void ctl_format_time(unsigned long long ns, char *buf, unsigned long size);
+/*
+ * The first line of a file, or of a fixed command's output (nothing of the
+ * user's in @cmd), without its newline; false when there is none (errno
+ * set where the file could not be opened).
+ */
+bool ctl_read_line(const char *path, char *buf, size_t size);
+bool ctl_command_line(const char *cmd, char *buf, size_t size);
 
 int cmd_status(int argc, char **argv, const struct ctl_options *o);
 int cmd_set(int argc, char **argv, const struct ctl_options *o);
@@ -52,6 +60,12 @@ int cmd_check(int argc, char **argv, const struct ctl_options *o);
 /* status.c, shared with calibrate and check */
 /* A JSON string: quotes, backslashes and control characters escaped. */
 void print_json_string(const char *s);
+/*
+ * One sentence on the loaded module's version against the tools' ("clearpage
+ * 0.4.0 loaded, as these tools", or how to reload an older one); true when
+ * they are the same.
+ */
+bool ctl_module_verdict(char *buf, size_t size);
 void print_nodes(const struct cp_node_info *nodes, int count, bool json,
 		 bool calibration_only);
 

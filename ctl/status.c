@@ -109,58 +109,63 @@ static void print_daemon_json(void)
 	printf("}");
 }
 
-/*
- * The loaded module's version (MODULE_VERSION, meson's): "" when the module
- * has none (built before it carried one), NULL when it cannot be read.
- */
 #define CP_MODULE_VERSION_FILE "/sys/module/clearpage/version"
-static char module_version[64];
-static const char *module_version_read(void)
-{
-	FILE *f = fopen(CP_MODULE_VERSION_FILE, "re");
-	size_t len;
 
-	if (!f)
-		return errno == ENOENT ? "" : NULL;
-	if (!fgets(module_version, sizeof(module_version), f))
-		module_version[0] = '\0';
-	fclose(f);
-	len = strcspn(module_version, "\n");
-	module_version[len] = '\0';
-	return module_version;
+/*
+ * The loaded module's version (MODULE_VERSION, meson's) into @version: 0,
+ * "" when the module carries none (built before it did), or -errno.
+ */
+static int module_version(char *version, size_t size)
+{
+	errno = 0;
+	if (ctl_read_line(CP_MODULE_VERSION_FILE, version, size))
+		return 0;
+	/* No file, or an empty one: a module without a version. */
+	*version = '\0';
+	return errno && errno != ENOENT ? -errno : 0;
 }
 
-/* One line: the loaded module against the tools; an upgrade needs a reload. */
+bool ctl_module_verdict(char *buf, size_t size)
+{
+	char v[64];
+	int err = module_version(v, sizeof(v));
+
+	if (err)
+		snprintf(buf, size, "clearpage loaded, version unknown (%s: %s)",
+			 CP_MODULE_VERSION_FILE, strerror(-err));
+	else if (!*v)
+		snprintf(buf, size, "clearpage loaded, older than these tools (%s, which know its version): reload it (README, Upgrade)",
+			 CLEARPAGE_VERSION);
+	else if (strcmp(v, CLEARPAGE_VERSION))
+		snprintf(buf, size, "clearpage %s loaded, the tools are %s: reload it (README, Upgrade)",
+			 v, CLEARPAGE_VERSION);
+	else
+		snprintf(buf, size, "clearpage %s loaded, as these tools", v);
+	return !err && !strcmp(v, CLEARPAGE_VERSION);
+}
+
 static void print_module_table(void)
 {
-	const char *v = module_version_read();
+	char verdict[256];
 
-	if (!v)
-		printf("module: clearpage loaded, version unknown (%s: %s)\n\n",
-		       CP_MODULE_VERSION_FILE, strerror(errno));
-	else if (!*v)
-		printf("module: clearpage loaded, older than these tools (%s, which know its version): reload it (README, Upgrade)\n\n",
-		       CLEARPAGE_VERSION);
-	else if (strcmp(v, CLEARPAGE_VERSION))
-		printf("module: clearpage %s loaded, the tools are %s: reload it (README, Upgrade)\n\n",
-		       v, CLEARPAGE_VERSION);
-	else
-		printf("module: clearpage %s loaded, as these tools\n\n", v);
+	ctl_module_verdict(verdict, sizeof(verdict));
+	printf("module: %s\n\n", verdict);
 }
 
 static void print_module_json(void)
 {
-	const char *v = module_version_read();
+	char v[64];
+	bool known = !module_version(v, sizeof(v)) && *v;
 
 	printf(",\"module\":{\"version\":");
-	if (v && *v)
+	if (known)
 		print_json_string(v);
 	else
 		printf("null");
 	printf(",\"tools\":");
 	print_json_string(CLEARPAGE_VERSION);
 	printf(",\"current\":%s}",
-	       v && !strcmp(v, CLEARPAGE_VERSION) ? "true" : "false");
+	       known && !strcmp(v, CLEARPAGE_VERSION) ? "true" : "false");
 }
 
 /* What clearpaged saved, from its savings file; none when it is not running. */
