@@ -469,31 +469,52 @@ static void advise_gigantic(struct advise *ad)
 			 g->helpers);
 }
 
-/* --write: both drop-ins under --root, both or neither; 0 or the exit status. */
-static int advise_write(const struct advise *ad)
+/*
+ * The two drop-ins, as --write writes them and as advise prints them, so
+ * that what is on the screen can be pasted into the files it names.
+ */
+static void advise_dropins(const struct advise *ad, char *text, size_t size,
+			   char *text2, size_t size2)
 {
-	char text[4096], text2[4096], path[1024], path2[1024], date[32];
+	char date[32], evidence[1024];
 	time_t now = time(NULL);
+	char *dir;
 
 	strftime(date, sizeof(date), "%Y-%m-%d", localtime(&now));
-	snprintf(text, sizeof(text),
-		 "# Measured by clearpage-bench advise on %s (%lu runs); see the ratios\n"
-		 "# in advise.json. A measured line here comes before the shipped list.\n"
-		 "%s\n", date, ad->args.runs, ad->line);
-	snprintf(path, sizeof(path), "%s/etc/clearpaged/cpu-allowlist.d/50-advise.conf",
-		 ad->root);
-	snprintf(text2, sizeof(text2),
+	/* Absolute: the drop-in is read from elsewhere. */
+	dir = realpath(ad->args.out, NULL);
+	snprintf(evidence, sizeof(evidence), "%s/advise.json",
+		 dir ? dir : ad->args.out);
+	free(dir);
+	snprintf(text, size,
+		 "# Measured by clearpage-bench advise on %s (%lu run%s).\n"
+		 "# Evidence: %s\n"
+		 "# A measured line here comes before the shipped list.\n"
+		 "%s\n", date, ad->args.runs, ad->args.runs == 1 ? "" : "s",
+		 evidence, ad->line);
+	snprintf(text2, size2,
 		 "# Measured by clearpage-bench advise on %s for %s family 0x%x model 0x%x.\n"
 		 "%s[Policy]\nHotStrategy=%s\nColdStrategy=auto\nNonTemporal=%s\n%s",
 		 date, ad->vendor, ad->family, ad->model, ad->why,
 		 policy_strategy_name(ad->hot), ad->nt_yes ? "yes" : "auto",
 		 ad->giga_text);
+}
+
+/* --write: both drop-ins under --root, both or neither; 0 or the exit status. */
+static int advise_write(const struct advise *ad, const char *text,
+			const char *text2)
+{
+	char path[1024], path2[1024];
+
+	snprintf(path, sizeof(path), "%s/etc/clearpaged/cpu-allowlist.d/50-advise.conf",
+		 ad->root);
 	snprintf(path2, sizeof(path2), "%s/etc/clearpaged.conf.d/50-advise.conf",
 		 ad->root);
 	if (write_dropins((const char *[2]){ path, path2 },
 			  (const char *[2]){ text, text2 }))
 		return 1;
-	printf("Apply with: systemctl reload clearpaged\n");
+	printf("Written: %s and %s\nApply with: systemctl reload clearpaged\n",
+	       path, path2);
 	return 0;
 }
 
@@ -501,6 +522,7 @@ int bench_advise(int argc, char **argv)
 {
 	static struct pattern_result results[512];
 	static struct advise ad;
+	char text[4096], text2[4096];
 	int err;
 
 	ad = (struct advise){
@@ -524,10 +546,10 @@ int bench_advise(int argc, char **argv)
 	if (err)
 		return err;
 	advise_gigantic(&ad);
-	printf("CPU allowlist line (clearpaged may choose these here):\n%s\n\n", ad.line);
-	printf("Policy settings ([Policy] in clearpaged.conf):\nHotStrategy=%s\nColdStrategy=auto\nNonTemporal=%s\n\n%s",
-	       policy_strategy_name(ad.hot), ad.nt_yes ? "yes" : "auto", ad.why);
-	if (*ad.giga_text)
-		printf("\n1 GiB pages of node %d:\n%s", ad.node, ad.giga_text);
-	return ad.write ? advise_write(&ad) : 0;
+	advise_dropins(&ad, text, sizeof(text), text2, sizeof(text2));
+	printf("The CPU allowlist drop-in (the strategies clearpaged may choose here),\n"
+	       "/etc/clearpaged/cpu-allowlist.d/50-advise.conf:\n\n%s\n"
+	       "The policy drop-in, /etc/clearpaged.conf.d/50-advise.conf:\n\n%s\n",
+	       text, text2);
+	return ad.write ? advise_write(&ad, text, text2) : 0;
 }

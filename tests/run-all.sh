@@ -287,6 +287,8 @@ pkg_check "no package loads the module at boot (no modules-load.d file)" \
 	sh -c "list=\$(for deb in '$pkgdir'/*.deb; do dpkg -c \"\$deb\" || exit 1; done) && test -n \"\$list\" && ! echo \"\$list\" | grep -q modules-load.d"
 pkg_check "clearpaged ships the daemon, CLI, unit, config, catalog and man pages" \
 	sh -c "dpkg -c '$pkgdir'/clearpaged_*_amd64.deb | grep -c -e usr/sbin/clearpaged -e usr/sbin/clearpagectl -e clearpaged.service -e usr/lib/clearpaged/clearpaged.conf -e clearpaged.catalog -e man8/clearpaged.8 -e man5/clearpaged.conf.5 -e man4/clearpage.4 | grep -qx 8"
+pkg_check "clearpaged ships README and the operations, ABI and design pages in /usr/share/doc/clearpaged" \
+	sh -c "dpkg -c '$pkgdir'/clearpaged_*_amd64.deb | grep -c -e 'usr/share/doc/clearpaged/README.md' -e 'usr/share/doc/clearpaged/operations.md' -e 'usr/share/doc/clearpaged/abi.md' -e 'usr/share/doc/clearpaged/design.md' | grep -qx 4"
 echo "CPVM-SUMMARY: $pkg_passed passed, $pkg_failed failed, 0 skipped" >>"$pkg_log"
 [ $pkg_failed = 0 ] || failure "packages: $(fails "$pkg_log")"
 

@@ -126,12 +126,19 @@ check "ab prints the LKP-style line" sh -c "'$bench' ab --a true --b true --repe
 # that clearpaged accepts (its --check-config says this CPU is allowed by
 # the written drop-in, ahead of the shipped list), or why there is none.
 check "advise runs and writes its drop-ins" \
-	"$bench" advise --runs 1 --pool 8M --write --root "$out/root" --out "$out/adv"
+	sh -c "'$bench' advise --runs 1 --pool 8M --write --root '$out/root' --out '$out/adv' > '$out/adv.txt'"
 check "advise.json: the fault-like patterns with ratios" \
 	json "$out/adv/advise.json" "len(d['results']) > 0 and all(r['ratio_to_kernel'] > 0 for r in d['results'])"
 if [ -f "$out/root/etc/clearpaged/cpu-allowlist.d/50-advise.conf" ]; then
 	check "advise: the measured node's GiganticHelpers= in the policy drop-in" \
 		sh -c "grep -A1 -x '\[Node.0\]' '$out/root/etc/clearpaged.conf.d/50-advise.conf' | grep -qx 'GiganticHelpers=[0-9]*'"
+	# What advise prints under each drop-in's name is that file, to paste.
+	for f in etc/clearpaged/cpu-allowlist.d/50-advise.conf etc/clearpaged.conf.d/50-advise.conf; do
+		check "advise prints /$f as written" \
+			sh -c "awk -v name='/$f:' 'p == 2 && /^\$/ { exit } p == 2 { print } p == 1 { p = 2 } index(\$0, name) { p = 1 }' '$out/adv.txt' | cmp - '$out/root/$f'"
+	done
+	check "advise: the allowlist drop-in names its evidence, the JSON it wrote" \
+		grep -qx "# Evidence: $(realpath "$out/adv")/advise.json" "$out/root/etc/clearpaged/cpu-allowlist.d/50-advise.conf"
 	check "advise --no-gigantic: no [Node.N] section" \
 		sh -c "'$bench' advise --runs 1 --pool 8M --no-gigantic --write --root '$out/rng' --out '$out/advng' >/dev/null 2>&1 &&
 		       ! grep -q 'Node' '$out/rng/etc/clearpaged.conf.d/50-advise.conf'"

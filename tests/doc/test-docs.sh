@@ -145,5 +145,46 @@ else
 	echo "FAIL: not meson.build's version (${version:-none}): $(tr '\n' ';' <"$out/stale")"
 fi
 
+# The allowlist: every entry rests on evidence named in the comment block
+# above it, a file of doc/results that is there or a published source.
+allowlist=$top/conf/cpu-allowlist.conf
+awk -v top="$top" '
+	/^#/ { if (/^# Evidence: /) ev = substr($0, 13); next }
+	/^[ \t]*$/ { ev = ""; next }
+	{
+		if (ev == "")
+			print FILENAME ":" FNR ": no evidence: " $0
+		else if (ev ~ /^doc\/results\//) {
+			f = ev; sub(/ .*/, "", f)
+			if (system("test -f \"" top "/" f "\""))
+				print FILENAME ":" FNR ": " f " is not there"
+		} else if (ev !~ /^(published|measured for this project)/)
+			print FILENAME ":" FNR ": evidence neither a doc/results file nor a source: " ev
+	}' "$allowlist" >"$out/evidence"
+if [ -s "$out/evidence" ]; then
+	failed=$((failed + 1)); echo "FAIL: allowlist entries without their evidence: $(tr '\n' ';' <"$out/evidence")"
+else
+	passed=$((passed + 1)); echo "PASS: every allowlist entry names its evidence ($(grep -c '^[A-Z]' "$allowlist") entries)"
+fi
+# README's list of CPUs is the allowlist's: its Intel models and AMD families.
+intel=$(awk '$1 == "GenuineIntel" { print $3 }' "$allowlist" | sort -u | sort | paste -sd, | sed 's/,/, /g')
+amd=$(awk '$1 == "AuthenticAMD" { print $2 }' "$allowlist" | sort -u | paste -sd, | sed 's/,/, /g')
+readme=$(tr '\n' ' ' <"$top/README.md" | tr -s ' ')
+if [ -n "$intel" ] && [ -n "$amd" ] &&
+   echo "$readme" | grep -qF "Intel family 6 models $intel " &&
+   echo "$readme" | grep -qF "AMD families $amd "; then
+	passed=$((passed + 1)); echo "PASS: README names the allowlist's CPUs (Intel $intel; AMD $amd)"
+else
+	failed=$((failed + 1))
+	echo "FAIL: README does not say \"Intel family 6 models $intel\" and \"AMD families $amd\", the allowlist's CPUs"
+fi
+# README is the administrator's page: 200 lines at most.
+lines=$(wc -l <"$top/README.md")
+if [ "$lines" -le 200 ]; then
+	passed=$((passed + 1)); echo "PASS: README is $lines lines (200 at most)"
+else
+	failed=$((failed + 1)); echo "FAIL: README is $lines lines, more than 200: move detail to doc/"
+fi
+
 echo "$passed passed, $failed failed, 0 skipped"
 [ $failed = 0 ]
