@@ -11,7 +11,10 @@
 struct check {
 	FILE *out, *err;
 	unsigned int problems;
+	unsigned int files;	/* of the configuration, listed */
 };
+
+#define CHECK_NODE_DIR "/sys/devices/system/node"
 
 /*
  * The service runs as a dynamic user, neither owner nor group of the
@@ -53,6 +56,7 @@ static int print_file(const char *path, void *arg)
 	struct check *c = arg;
 
 	fprintf(c->out, "# %s\n", path);
+	c->files++;
 	check_readable(c, path);
 	return 0;
 }
@@ -144,20 +148,66 @@ static void check_metrics_dir(struct check *c, const char *root,
 	}
 }
 
+/*
+ * [Node.N] sections for nodes this machine does not have: the daemon would
+ * apply nothing of them (a warning, as an unknown key is).
+ */
+static unsigned int check_nodes(struct check *c,
+				const struct daemon_config *config)
+{
+	char path[64], online[256] = "";
+	unsigned int missing = 0;
+	struct stat st;
+	FILE *f;
+	int n;
+
+	/* Without node sysfs (no NUMA support) nothing can be told. */
+	if (stat(CHECK_NODE_DIR, &st))
+		return 0;
+	f = fopen(CHECK_NODE_DIR "/online", "re");
+	if (f) {
+		if (!fgets(online, sizeof(online), f))
+			online[0] = '\0';
+		online[strcspn(online, "\n")] = '\0';
+		fclose(f);
+	}
+	for (n = 0; n < CONFIG_MAX_NODES; n++) {
+		if (config->node_strategy[n] < 0 && config->node_helpers[n] < 0 &&
+		    config->node_probe[n] == CONFIG_PROBE_NONE)
+			continue;
+		snprintf(path, sizeof(path), CHECK_NODE_DIR "/node%d", n);
+		if (!stat(path, &st))
+			continue;
+		fprintf(c->err,
+			"clearpaged: [Node.%d]: this machine has no node %d (nodes %s): the daemon would apply none of it\n",
+			n, n, online[0] ? online : "unknown");
+		missing++;
+	}
+	return missing;
+}
+
 unsigned int check_config(const struct daemon_config *config,
-			  const char *root, unsigned int warnings,
-			  bool lenient, FILE *out, FILE *err)
+			  const char *root, char *const *files, int nr_files,
+			  unsigned int warnings, bool lenient, FILE *out,
+			  FILE *err)
 {
 	struct check c = { .out = out, .err = err };
+	int i;
 
 	fprintf(out, "# Files read, in order:\n");
 	config_for_each_file(root, print_file, &c);
+	if (!c.files)
+		fprintf(out, "#   none installed: the built-in defaults\n");
+	for (i = 0; i < nr_files; i++)
+		fprintf(out, "# %s (from the command line, not installed)\n",
+			files[i]);
 	fputc('\n', out);
 	config_print(config, out);
 	/* Read as root; then as the service will read them. */
 	if (print_cpu_verdict(&c, config))
 		check_allowlist_files(&c, config);
 	check_metrics_dir(&c, root, config->metrics_file);
+	warnings += check_nodes(&c, config);
 	if (warnings && !lenient) {
 		fprintf(err,
 			"clearpaged: %u setting%s the daemon would ignore (see the warnings above; --lenient accepts them)\n",

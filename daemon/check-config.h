@@ -19,10 +19,13 @@
  * that cannot be read or parsed, a file the service's own user
  * (DynamicUser=: neither owner nor group) cannot read, a MetricsFile=
  * directory that does not exist or that neither its group nor others may
- * write. Returns the number of problems.
+ * write, a [Node.N] for a node this machine does not have (counted as a
+ * warning). @files, given on the command line, were applied on top of the
+ * installed ones and are listed after them. Returns the number of problems.
  */
 unsigned int check_config(const struct daemon_config *config,
-			  const char *root, unsigned int warnings,
-			  bool lenient, FILE *out, FILE *err);
+			  const char *root, char *const *files, int nr_files,
+			  unsigned int warnings, bool lenient, FILE *out,
+			  FILE *err);
 
 #endif /* CLEARPAGED_CHECK_CONFIG_H */

@@ -20,15 +20,20 @@ static void usage(FILE *out)
 		"Usage: clearpaged [OPTIONS]\n\n"
 		"Choose per NUMA node how the kernel zeroes user pages.\n\n"
 		"  --dry-run          decide and log, change nothing\n"
-		"  --check-config     validate the configuration, print the files read\n"
-		"                     and the result, exit 1 on anything the daemon\n"
-		"                     would not apply as written\n"
+		"  --check-config [FILE...]\n"
+		"                     validate the configuration (and FILEs, drop-ins\n"
+		"                     to vet before they are installed, applied after\n"
+		"                     it), print the files read and the result, every\n"
+		"                     error; exit 1 on anything the daemon would not\n"
+		"                     apply as written\n"
 		"  --lenient          with --check-config: unknown keys only warn\n"
 		"  --config-root DIR  read the configuration below DIR (for tests)\n"
 		"  -h, --help         this help\n"
 		"  -V, --version      print the version\n\n"
-		"Configuration: /etc/clearpaged.conf, /etc/clearpaged.conf.d/*.conf\n"
-		"(see clearpaged.conf(5)). SIGHUP reloads it.\n");
+		"Configuration: /etc/clearpaged.conf (else /usr/lib/clearpaged/clearpaged.conf),\n"
+		"then drop-ins *.conf in /etc/clearpaged.conf.d, /run/clearpaged.conf.d and\n"
+		"/usr/lib/clearpaged/clearpaged.conf.d (see clearpaged.conf(5)). SIGHUP\n"
+		"reloads it.\n");
 	if (out == stdout) {
 		struct daemon_config defaults;
 
@@ -47,6 +52,19 @@ static void warn_config(const char *message, void *arg)
 	log_line(LOG_WARNING, "%s", message);
 }
 
+/* Every line of a loader's error, each a line of its own. */
+static void print_errors(const char *error)
+{
+	const char *p = error;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+
+		fprintf(stderr, "clearpaged: %.*s\n", (int)len, p);
+		p += len + !!p[len];
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -63,8 +81,9 @@ int main(int argc, char **argv)
 	bool check = false, lenient = false;
 	unsigned int warnings = 0;
 	const char *root = "";
-	char error[512];
-	int c;
+	char error[4096];
+	bool failed = false;
+	int c, i;
 
 	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (c) {
@@ -91,8 +110,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "clearpaged: unexpected argument '%s'\n", argv[optind]);
+	if (optind < argc && !check) {
+		fprintf(stderr, "clearpaged: unexpected argument '%s' (files go with --check-config)\n",
+			argv[optind]);
 		return 2;
 	}
 	log_init(LOG_INFO);
@@ -100,15 +120,28 @@ int main(int argc, char **argv)
 		fprintf(stderr, "clearpaged: --lenient only goes with --check-config\n");
 		return 2;
 	}
+	/* Defaults where the files fail: FILEs are still vetted on them. */
+	config_defaults(&config);
 	if (config_load(&config, root, warn_config, &warnings, error,
 			sizeof(error))) {
-		fprintf(stderr, "clearpaged: %s\n", error);
-		return 1;
+		print_errors(error);
+		if (!check)
+			return 1;
+		failed = true;
 	}
+	/* Files to vet: on top of what is installed, every error of each. */
+	for (i = optind; i < argc; i++)
+		if (config_load_file(&config, argv[i], warn_config, &warnings,
+				     error, sizeof(error))) {
+			print_errors(error);
+			failed = true;
+		}
+	if (failed)
+		return 1;
 	config_apply_overrides(&config, &overrides);
 	if (check)
-		return check_config(&config, root, warnings, lenient, stdout,
-				    stderr) ? 1 : 0;
+		return check_config(&config, root, argv + optind, argc - optind,
+				    warnings, lenient, stdout, stderr) ? 1 : 0;
 	log_set_level(config.log_level);
 	return manager_run(&config, root, &overrides);
 }

@@ -296,7 +296,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si,
 		     void *arg)
 {
 	struct manager *m = arg;
-	char error[512];
+	char error[4096], *line, *next;
 	int err;
 
 	(void)s;
@@ -305,8 +305,14 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si,
 	err = config_load(&m->config, m->config_root, NULL, NULL, error,
 			  sizeof(error));
 	if (err) {
-		log_line(LOG_ERR, "configuration not reloaded, keeping the one in use: %s",
-			 error);
+		/* One entry per error: the files' every error, one per line. */
+		for (line = error; line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			log_line(LOG_ERR, "configuration not reloaded, keeping the one in use: %s",
+				 line);
+		}
 	} else {
 		config_apply_overrides(&m->config, &m->overrides);
 		log_set_level(m->config.log_level);

@@ -67,18 +67,33 @@ int config_read_text(const char *path, char **text, char *error,
 	return err;
 }
 
+/* One file on top of @config; its errors added to @error (*@errors of them). */
 static int apply_file(struct daemon_config *config, const char *path,
 		      config_warn_fn warn, void *warn_arg, char *error,
-		      size_t error_size)
+		      size_t error_size, unsigned int *errors)
 {
-	char *text = NULL;
-	int err = config_read_text(path, &text, error, error_size);
+	char *text = NULL, message[4096];
+	int err = config_read_text(path, &text, message, sizeof(message));
+
+	if (!err) {
+		err = config_parse(config, path, text, warn, warn_arg, message,
+				   sizeof(message));
+		free(text);
+	}
+	if (err)
+		config_add_error(error, error_size, errors, message);
+	return err;
+}
+
+/* config_check() on @config, its error added to the others. */
+static int check_across(const struct daemon_config *config, char *error,
+			size_t error_size, unsigned int *errors)
+{
+	char message[1024];
+	int err = config_check(config, message, sizeof(message));
 
 	if (err)
-		return err;
-	err = config_parse(config, path, text, warn, warn_arg, error,
-			   error_size);
-	free(text);
+		config_add_error(error, error_size, errors, message);
 	return err;
 }
 
@@ -86,15 +101,22 @@ int config_load_file(struct daemon_config *config, const char *path,
 		     config_warn_fn warn, void *warn_arg, char *error,
 		     size_t error_size)
 {
-	struct daemon_config next = *config;
-	int err = apply_file(&next, path, warn, warn_arg, error, error_size);
+	struct daemon_config *next = malloc(sizeof(*next));
+	unsigned int errors = 0;
+	int err;
 
-	if (!err)
-		err = config_check(&next, error, error_size);
+	if (!next)
+		return -ENOMEM;
+	*next = *config;
+	err = apply_file(next, path, warn, warn_arg, error, error_size,
+			 &errors);
+	if (check_across(next, error, error_size, &errors) && !err)
+		err = -EINVAL;
 	if (!err) {
-		config_finish(&next);
-		*config = next;
+		config_finish(next);
+		*config = *next;
 	}
+	free(next);
 	return err;
 }
 
@@ -154,10 +176,14 @@ static bool exists(const char *path)
 int config_for_each_file(const char *root,
 			 int (*fn)(const char *path, void *arg), void *arg)
 {
-	char path[2 * CONFIG_PATH_MAX], etc_dir[CONFIG_PATH_MAX],
-		lib_dir[CONFIG_PATH_MAX];
+	/* Drop-ins as systemd has them: /etc over /run over /usr/lib. */
+	static const char *const dirs[] = {
+		"/etc/clearpaged.conf.d", "/run/clearpaged.conf.d",
+		"/usr/lib/clearpaged/clearpaged.conf.d",
+	};
+	char path[4 * CONFIG_PATH_MAX], dir[3][CONFIG_PATH_MAX];
 	char **names = NULL;
-	size_t count = 0, i;
+	size_t count = 0, i, d;
 	int err = 0;
 
 	snprintf(path, sizeof(path), "%s/etc/clearpaged.conf", root);
@@ -167,16 +193,17 @@ int config_for_each_file(const char *root,
 	if (exists(path))
 		err = fn(path, arg);
 
-	snprintf(etc_dir, sizeof(etc_dir), "%s/etc/clearpaged.conf.d", root);
-	snprintf(lib_dir, sizeof(lib_dir), "%s/usr/lib/clearpaged/clearpaged.conf.d",
-		 root);
 	/* Without memory for a name, the files listed so far still apply. */
-	config_collect_dropins(etc_dir, &names, &count);
-	config_collect_dropins(lib_dir, &names, &count);
+	for (d = 0; d < 3; d++) {
+		snprintf(dir[d], sizeof(dir[d]), "%s%s", root, dirs[d]);
+		config_collect_dropins(dir[d], &names, &count);
+	}
 	for (i = 0; i < count && !err; i++) {
-		snprintf(path, sizeof(path), "%s/%s", etc_dir, names[i]);
-		if (!exists(path))
-			snprintf(path, sizeof(path), "%s/%s", lib_dir, names[i]);
+		for (d = 0; d < 3; d++) {
+			snprintf(path, sizeof(path), "%s/%s", dir[d], names[i]);
+			if (exists(path))
+				break;
+		}
 		err = fn(path, arg);
 	}
 	config_free_names(names, count);
@@ -189,14 +216,20 @@ struct load_args {
 	void *warn_arg;
 	char *error;
 	size_t error_size;
+	unsigned int errors;
+	int err;		/* the first file's error */
 };
 
+/* Every file, whatever the one before it held: all their errors at once. */
 static int load_one(const char *path, void *arg)
 {
 	struct load_args *a = arg;
+	int err = apply_file(a->config, path, a->warn, a->warn_arg, a->error,
+			     a->error_size, &a->errors);
 
-	return apply_file(a->config, path, a->warn, a->warn_arg, a->error,
-			  a->error_size);
+	if (err && !a->err)
+		a->err = err;
+	return err == -ENOMEM ? err : 0;
 }
 
 int config_load(struct daemon_config *config, const char *root,
@@ -216,6 +249,8 @@ int config_load(struct daemon_config *config, const char *root,
 	snprintf(next->allowlist_dir, sizeof(next->allowlist_dir),
 		 "%s/etc/clearpaged/cpu-allowlist.d", root);
 	err = config_for_each_file(root, load_one, &args);
+	if (!err)
+		err = args.err;
 	/* AllowList= names a path on the machine the root stands for. */
 	if (!err && root[0] && next->allowlist[0] == '/') {
 		char resolved[CONFIG_PATH_MAX];
@@ -230,8 +265,10 @@ int config_load(struct daemon_config *config, const char *root,
 			memcpy(next->allowlist, resolved, sizeof(resolved));
 		}
 	}
-	if (!err)
-		err = config_check(next, error, error_size);
+	/* Across keys too, whatever the files held. */
+	if (err != -ENOMEM && err != -ENAMETOOLONG &&
+	    check_across(next, error, error_size, &args.errors) && !err)
+		err = -EINVAL;
 	if (!err) {
 		config_finish(next);
 		*config = *next;

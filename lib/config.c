@@ -15,8 +15,8 @@
 
 #define DEFAULT_ALLOWLIST "/usr/share/clearpaged/cpu-allowlist.conf"
 
-enum value_type { T_BOOL, T_AUTO_BOOL, T_DOUBLE, T_UINT, T_U64, T_STRATEGY, T_PATH,
-		  T_LOG_LEVEL };
+enum value_type { T_BOOL, T_AUTO_BOOL, T_DOUBLE, T_SECONDS, T_UINT, T_U64,
+		  T_STRATEGY, T_PATH, T_LOG_LEVEL };
 
 struct key {
 	const char *section;
@@ -30,7 +30,7 @@ struct key {
 	{ section, name, type, offsetof(struct daemon_config, field), min, max }
 
 static const struct key keys[] = {
-	K("Daemon", "Interval", T_DOUBLE, interval, 0.1, 3600),
+	K("Daemon", "Interval", T_SECONDS, interval, 0.1, 3600),
 	K("Daemon", "DryRun", T_BOOL, dry_run, 0, 0),
 	K("Daemon", "LogLevel", T_LOG_LEVEL, log_level, 0, 0),
 	/* min 1: may be empty (off). */
@@ -58,8 +58,8 @@ static const struct key keys[] = {
 	K("Policy", "TrialConfidence", T_DOUBLE, policy.trial_confidence, 0, 10),
 	K("Policy", "TrialSettle", T_UINT, policy.trial_settle, 1, 86400),
 	K("Baseline", "SlowerMargin", T_DOUBLE, policy.slower_margin, 0, 10),
-	K("Baseline", "SlowerWindow", T_DOUBLE, slower_window, 1, 86400),
-	K("Baseline", "SummaryInterval", T_DOUBLE, summary_interval, 1, 86400),
+	K("Baseline", "SlowerWindow", T_SECONDS, slower_window, 1, 86400),
+	K("Baseline", "SummaryInterval", T_SECONDS, summary_interval, 1, 86400),
 	K("CPU", "AllowList", T_PATH, allowlist, 0, 0),
 	K("CPU", "AllowUnlistedCPU", T_BOOL, allow_unlisted_cpu, 0, 0),
 };
@@ -122,6 +122,66 @@ static int parse_strategy(const char *v, int *out)
 	return 0;
 }
 
+/*
+ * A time span as systemd writes one (systemd.time(7)): a number of seconds,
+ * or numbers each with a unit, "1min 30s", "500ms", "2h"; 0 or -EINVAL.
+ */
+static int parse_seconds(const char *v, double *out)
+{
+	static const struct {
+		const char *unit;
+		double seconds;
+	} units[] = {
+		{ "usec", 1e-6 }, { "us", 1e-6 }, { "msec", 1e-3 }, { "ms", 1e-3 },
+		{ "seconds", 1 }, { "second", 1 }, { "sec", 1 }, { "s", 1 },
+		{ "minutes", 60 }, { "minute", 60 }, { "min", 60 }, { "m", 60 },
+		{ "hours", 3600 }, { "hour", 3600 }, { "hr", 3600 }, { "h", 3600 },
+		{ "days", 86400 }, { "day", 86400 }, { "d", 86400 },
+	};
+	double total = 0;
+	char *end;
+
+	errno = 0;
+	total = strtod(v, &end);
+	if (errno || end == v || !isfinite(total) || total < 0)
+		return -EINVAL;
+	if (!*end) {
+		*out = total;
+		return 0;
+	}
+	total = 0;
+	while (*v) {
+		double n;
+		size_t i, len = 0;
+
+		while (*v == ' ')
+			v++;
+		if (!*v)
+			break;
+		if (*v < '0' || *v > '9')	/* no sign, no bare unit */
+			return -EINVAL;
+		n = strtod(v, &end);
+		if (errno || end == v || !isfinite(n))
+			return -EINVAL;
+		v = end;
+		while (*v == ' ')
+			v++;
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+			len = strlen(units[i].unit);
+			if (!strncmp(v, units[i].unit, len) &&
+			    (v[len] == '\0' || v[len] == ' ' ||
+			     (v[len] >= '0' && v[len] <= '9')))
+				break;
+		}
+		if (i == sizeof(units) / sizeof(units[0]))
+			return -EINVAL;
+		total += n * units[i].seconds;
+		v += len;
+	}
+	*out = total;
+	return 0;
+}
+
 #define FAIL(...) (snprintf(error, error_size, __VA_ARGS__), -EINVAL)
 
 
@@ -153,6 +213,12 @@ static int set_value(struct daemon_config *c, const struct key *k,
 		*(int *)field = b ? POLICY_NT_YES : POLICY_NT_NO;
 		return 0;
 	}
+	case T_SECONDS:
+		if (parse_seconds(v, &d) || d < k->min || d > k->max)
+			return FAIL("%s: %s=%s: expected a time from %gs to %gs (seconds, or a span such as 500ms, 2min, 1h 30min)",
+				    where, k->name, v, k->min, k->max);
+		*(double *)field = d;
+		return 0;
 	case T_DOUBLE:
 	case T_UINT:
 	case T_U64:
@@ -290,19 +356,60 @@ static int set_node_value(struct daemon_config *c, int node, const char *name,
 	return 0;
 }
 
+void config_add_error(char *error, size_t error_size, unsigned int *errors,
+		      const char *message)
+{
+	size_t used = *errors ? strlen(error) : 0;
+
+	if (!*errors)
+		snprintf(error, error_size, "%s", message);
+	else if (used + 1 < error_size)
+		snprintf(error + used, error_size - used, "\n%s", message);
+	(*errors)++;
+}
+
+/* Where a key of another section by this name is, to name it in a warning. */
+static const char *section_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(keys[i].name, name))
+			return keys[i].section;
+	return NULL;
+}
+
+/*
+ * The where of the two keys config_check() compares, so that its error
+ * names them.
+ */
+static void note_where(struct daemon_config *c, const char *name,
+		       const char *where)
+{
+	if (!strcmp(name, "UpThreshold"))
+		snprintf(c->up_where, sizeof(c->up_where), "%s", where);
+	else if (!strcmp(name, "DownThreshold"))
+		snprintf(c->down_where, sizeof(c->down_where), "%s", where);
+}
+
 int config_parse(struct daemon_config *config, const char *path,
 		 const char *text, config_warn_fn warn, void *warn_arg,
 		 char *error, size_t error_size)
 {
 	char *copy = strdup(text), *line, *next, section[64] = "";
-	unsigned int number = 0;
-	int node = -1, err = 0;
+	unsigned int number = 0, errors = 0;
+	bool skip = false;	/* the keys of a section whose header is bad */
+	int node = -1;
 
 	if (!copy)
 		return -ENOMEM;
-	for (line = copy; line && !err; line = next) {
-		char where[CONFIG_PATH_MAX + 32], *s, *eq, *name, *value;
+	/* Every line is read: each error is reported, not just the first. */
+	for (line = copy; line; line = next) {
+		char where[CONFIG_PATH_MAX + 32], message[512], *s, *eq, *name,
+			*value;
+		const char *other;
 		size_t i;
+		int err = 0;
 
 		next = strchr(line, '\n');
 		if (next)
@@ -317,21 +424,27 @@ int config_parse(struct daemon_config *config, const char *path,
 			char *end;
 			long id;
 
+			skip = true;
+			node = -1;
 			if (!close || close[1] != '\0' || close - s - 1 >= (long)sizeof(section)) {
-				err = FAIL("%s: expected a section header like [Policy]", where);
-				break;
+				snprintf(message, sizeof(message),
+					 "%s: expected a section header like [Policy]", where);
+				config_add_error(error, error_size, &errors, message);
+				continue;
 			}
 			memcpy(section, s + 1, close - s - 1);
 			section[close - s - 1] = '\0';
-			node = -1;
 			if (!strncmp(section, "Node.", 5)) {
 				errno = 0;
 				id = strtol(section + 5, &end, 10);
 				if (errno || end == section + 5 || *end || id < 0 ||
 				    id >= CONFIG_MAX_NODES) {
-					err = FAIL("%s: [%s]: expected [Node.N] with N from 0 to %d",
-						   where, section, CONFIG_MAX_NODES - 1);
-					break;
+					snprintf(message, sizeof(message),
+						 "%s: [%s]: expected [Node.N] with N from 0 to %d",
+						 where, section, CONFIG_MAX_NODES - 1);
+					config_add_error(error, error_size, &errors,
+							 message);
+					continue;
 				}
 				node = id;
 			} else if (strcmp(section, "Daemon") && strcmp(section, "Policy") &&
@@ -340,42 +453,57 @@ int config_parse(struct daemon_config *config, const char *path,
 				warn_at(warn, warn_arg, "%s: unknown section [%s], ignored%s",
 					where, section, "");
 			}
+			skip = false;
 			continue;
 		}
+		if (skip)
+			continue;
 		eq = strchr(s, '=');
 		if (!eq) {
-			err = FAIL("%s: expected Key=Value", where);
-			break;
+			snprintf(message, sizeof(message), "%s: expected Key=Value",
+				 where);
+			config_add_error(error, error_size, &errors, message);
+			continue;
 		}
 		*eq = '\0';
 		name = trim(s);
 		value = trim(eq + 1);
 		if (!*section) {
-			err = FAIL("%s: %s= outside of a section", where, name);
-			break;
+			snprintf(message, sizeof(message),
+				 "%s: %s= outside of a section", where, name);
+			config_add_error(error, error_size, &errors, message);
+			continue;
 		}
 		if (node >= 0) {
 			err = set_node_value(config, node, name, value, where,
-					     section, warn, warn_arg, error,
-					     error_size);
-			if (err)
-				break;
-			continue;
+					     section, warn, warn_arg, message,
+					     sizeof(message));
+		} else {
+			for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+				if (!strcmp(keys[i].section, section) &&
+				    !strcmp(keys[i].name, name))
+					break;
+			if (i == sizeof(keys) / sizeof(keys[0])) {
+				other = section_of(name);
+				snprintf(message, sizeof(message),
+					 "%s: unknown key '%s' in [%s], ignored%s%s%s",
+					 where, name, section,
+					 other ? ": it is a key of [" : "",
+					 other ? other : "", other ? "]" : "");
+				if (warn)
+					warn(message, warn_arg);
+				continue;
+			}
+			err = set_value(config, &keys[i], value, where, message,
+					sizeof(message));
+			if (!err)
+				note_where(config, name, where);
 		}
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			if (!strcmp(keys[i].section, section) &&
-			    !strcmp(keys[i].name, name))
-				break;
-		if (i == sizeof(keys) / sizeof(keys[0])) {
-			warn_at(warn, warn_arg, "%s: unknown key '%s' in [%s], ignored",
-				where, name, section);
-			continue;
-		}
-		err = set_value(config, &keys[i], value, where, error,
-				error_size);
+		if (err)
+			config_add_error(error, error_size, &errors, message);
 	}
 	free(copy);
-	return err;
+	return errors ? -EINVAL : 0;
 }
 
 /*
@@ -396,9 +524,12 @@ int config_check(const struct daemon_config *config, char *error,
 		 size_t error_size)
 {
 	if (config->policy.down_threshold >= config->policy.up_threshold)
-		return FAIL("[Policy] DownThreshold=%g must be below UpThreshold=%g",
+		return FAIL("%s%s[Policy] DownThreshold=%g must be below UpThreshold=%g%s%s%s",
+			    config->down_where, config->down_where[0] ? ": " : "",
 			    config->policy.down_threshold,
-			    config->policy.up_threshold);
+			    config->policy.up_threshold,
+			    config->up_where[0] ? " (set at " : "",
+			    config->up_where, config->up_where[0] ? ")" : "");
 	return 0;
 }
 

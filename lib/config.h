@@ -64,6 +64,9 @@ struct daemon_config {
 	int node_probe[CONFIG_MAX_NODES];
 	int node_probe_hot[CONFIG_MAX_NODES];
 	int node_probe_cold[CONFIG_MAX_NODES];
+	/* FILE:LINE of the thresholds, for config_check()'s error; "" unset. */
+	char up_where[CONFIG_PATH_MAX + 32];
+	char down_where[CONFIG_PATH_MAX + 32];
 };
 
 #define CONFIG_PROBE_NONE (-1)
@@ -133,7 +136,18 @@ int config_read_text(const char *path, char **text, char *error,
 int config_collect_dropins(const char *dir, char ***names, size_t *count);
 void config_free_names(char **names, size_t count);
 
-/* Apply one file's text (for tests and fuzzing). */
+/*
+ * @message into @error: the first as it is, each further one on a line of
+ * its own (as far as @error_size allows); *@errors counts them.
+ */
+void config_add_error(char *error, size_t error_size, unsigned int *errors,
+		      const char *message);
+
+/*
+ * Apply one file's text (for tests and fuzzing). Every line is read: each
+ * error is reported in @error, one per line, and the return is -EINVAL if
+ * there was any.
+ */
 int config_parse(struct daemon_config *config, const char *path,
 		 const char *text, config_warn_fn warn, void *warn_arg,
 		 char *error, size_t error_size);

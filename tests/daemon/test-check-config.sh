@@ -17,7 +17,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 # The service's own user must be able to enter the test's directories.
 chmod 755 "$out"
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 
 check() {
 	local name=$1
@@ -112,5 +112,60 @@ check "a file over 1 MiB fails, read in no part" fails "larger than 1 MiB"
 printf '[Daemon]\nInterval=1\0\nInterval=5\n' > "$out/root/etc/clearpaged.conf"
 check "a file with a NUL byte fails" fails "contains a NUL byte"
 
-echo "$passed passed, $failed failed, 0 skipped"
+# A drop-in vetted before it is installed: FILE after --check-config,
+# applied on top of what is installed, listed after it.
+fresh '[Daemon]\nInterval=2\n'
+printf '[Policy]\nMargin=0.4\n' > "$out/candidate.conf"
+check "--check-config FILE: a good drop-in passes, applied last" \
+	sh -c "'$clearpaged' --check-config --config-root '$out/root' '$out/candidate.conf' >'$out/stdout' 2>'$out/stderr' && ! test -s '$out/stderr' && grep -qx 'Margin=0.4' '$out/stdout' && grep -qx 'Interval=2' '$out/stdout' && grep -q '^# $out/candidate.conf (from the command line, not installed)' '$out/stdout'"
+printf '[Daemon]\nInterval=fast\nDryRun=maybe\n[Policy]\nColdStrategy=fast\n' > "$out/bad.conf"
+check "--check-config FILE: every error of it, each with file:line" \
+	sh -c "'$clearpaged' --check-config --config-root '$out/root' '$out/bad.conf' >/dev/null 2>'$out/stderr'; test \$? -eq 1 &&
+	       grep -q '^clearpaged: $out/bad.conf:2: Interval=fast: expected a time' '$out/stderr' &&
+	       grep -q '^clearpaged: $out/bad.conf:3: DryRun=maybe: expected yes or no' '$out/stderr' &&
+	       grep -q '^clearpaged: $out/bad.conf:5: ColdStrategy=fast: expected auto' '$out/stderr'"
+check "a FILE is refused without --check-config (exit 2)" \
+	sh -c "'$clearpaged' --config-root '$out/root' '$out/candidate.conf' 2>'$out/stderr'; test \$? -eq 2 && grep -q 'files go with --check-config' '$out/stderr'"
+# Every error of the installed files in one pass, across files too, and
+# the cross-key error with the lines of both keys.
+fresh '[Daemon]\nInterval=-1\n[Policy]\nUpThreshold=0.3\n'
+printf '[Policy]\nDownThreshold=0.35\nHotStrategy=hot\n' > "$out/root/etc/clearpaged.conf.d/10-a.conf"
+chmod 644 "$out/root/etc/clearpaged.conf.d/10-a.conf"
+check "every error of every file in one pass" fails "clearpaged.conf:2: Interval=-1: expected a time"
+check "the next file's error too" grep -q "10-a.conf:3: HotStrategy=hot: expected auto" "$out/stderr"
+check "the cross-key error names both keys' lines" grep -q "10-a.conf:2: \[Policy\] DownThreshold=0.35 must be below UpThreshold=0.3 (set at $out/root/etc/clearpaged.conf:4)" "$out/stderr"
+# Time spans as systemd writes them.
+fresh '[Daemon]\nInterval=1500ms\n[Baseline]\nSlowerWindow=2min\nSummaryInterval=1h 30min\n'
+check "time spans: 1500ms, 2min, 1h 30min" passes
+check "read as seconds" sh -c "grep -qx 'Interval=1.5' '$out/stdout' && grep -qx 'SlowerWindow=120' '$out/stdout' && grep -qx 'SummaryInterval=5400' '$out/stdout'"
+# A key in the wrong section names its own.
+fresh '[Policy]\nInterval=2\n'
+check "a key in the wrong section names its section" fails "unknown key 'Interval' in \[Policy\], ignored: it is a key of \[Daemon\]"
+# A node this machine does not have: a warning that fails unless --lenient.
+fresh '[Node.1023]\nStrategy=movq\n'
+if [ -d /sys/devices/system/node ] && [ ! -e /sys/devices/system/node/node1023 ]; then
+	check "[Node.N] beyond this machine's nodes fails, naming the nodes" fails "\[Node.1023\]: this machine has no node 1023 (nodes "
+	check "--lenient accepts it with the warning" sh -c \
+		"'$clearpaged' --check-config --lenient --config-root '$out/root' >/dev/null 2>'$out/len' && grep -q 'no node 1023' '$out/len'"
+else
+	echo "SKIP: [Node.N] beyond the nodes: no /sys/devices/system/node here"
+	skipped=$((skipped + 1))
+fi
+# The runtime drop-in directory, between /etc and /usr/lib.
+fresh '[Daemon]\nInterval=2\n'
+mkdir -p "$out/root/run/clearpaged.conf.d" "$out/root/usr/lib/clearpaged/clearpaged.conf.d"
+printf '[Policy]\nMargin=0.7\n' > "$out/root/run/clearpaged.conf.d/30-run.conf"
+printf '[Policy]\nMargin=0.9\n' > "$out/root/usr/lib/clearpaged/clearpaged.conf.d/30-run.conf"
+printf '[Policy]\nFastGain=3\n' > "$out/root/usr/lib/clearpaged/clearpaged.conf.d/40-lib.conf"
+chmod 644 "$out/root/run/clearpaged.conf.d"/*.conf "$out/root/usr/lib/clearpaged/clearpaged.conf.d"/*.conf
+check "/run/clearpaged.conf.d: read, and over /usr/lib for the same name" \
+	sh -c "'$clearpaged' --check-config --config-root '$out/root' >'$out/stdout' 2>'$out/stderr' && grep -qx 'Margin=0.7' '$out/stdout' && grep -qx 'FastGain=3' '$out/stdout' && grep -q '^# $out/root/run/clearpaged.conf.d/30-run.conf\$' '$out/stdout'"
+rm -rf "$out/root/run" "$out/root/usr/lib"
+# No file at all: the defaults, said so.
+fresh ''
+rm "$out/root/etc/clearpaged.conf"
+run
+check "no file: the built-in defaults, said so" grep -qx '#   none installed: the built-in defaults' "$out/stdout"
+
+echo "$passed passed, $failed failed, ${skipped:-0} skipped"
 [ $failed = 0 ]
