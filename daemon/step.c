@@ -122,9 +122,12 @@ static bool apply(struct manager *m, const struct cp_node_info *info,
 	err = manager_set_backend(m, info->node, backend, u, d, what);
 	if (err == -EBUSY) {
 		u->pins_seen++;
+		/* As on_module_event() says it, whichever sees the pin first. */
 		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
-			  "node %u is pinned by an administrator; leaving it alone (%s backend)",
-			  info->node, cp_backend_name(backend));
+			  "node %u pinned to %s by an administrator; leaving it alone (%s backend)",
+			  info->node,
+			  policy_strategy_name(info->backend[backend].strategy),
+			  cp_backend_name(backend));
 		return false;
 	}
 	if (err)
