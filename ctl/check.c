@@ -67,7 +67,7 @@ static void check_kernel(const char *release)
 		    minor);
 	else
 		add(FAIL, "kernel",
-		    "%s: series %u.%u is not tested (6.1, 6.12, 7.3): the module refuses to load; allow_untested_kernel=1 overrides it (clearpage(4))",
+		    "%s: series %u.%u is not tested (6.1, 6.12, 7.3): the module refuses to load; \"options clearpage allow_untested_kernel=1\" in /etc/modprobe.d/clearpage.conf overrides it (clearpage(4))",
 		    release, major, minor);
 }
 
@@ -172,11 +172,11 @@ static void check_dkms(const char *release)
 		add(OK, "module-file", "%s: %s", release, found);
 	else if (!access("/sys/module/clearpage", F_OK))
 		add(WARN, "module-file",
-		    "%s: the module is loaded but none is installed, so the next boot has none: apt-get install clearpage-dkms",
+		    "%s: the module is loaded but none is installed, so the next boot has none: install the clearpage-dkms package (README, Install)",
 		    release);
 	else
 		add(FAIL, "module-file",
-		    "%s: no clearpage.ko: apt-get install clearpage-dkms, or dkms autoinstall -k %s once its headers are there",
+		    "%s: no clearpage.ko: install the clearpage-dkms package (README, Install), or dkms autoinstall -k %s once its headers are there",
 		    release, release);
 	if (!newest_kernel(newest, sizeof(newest)) || !strcmp(newest, release))
 		return;

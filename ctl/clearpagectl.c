@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,42 +18,97 @@
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv, const struct ctl_options *o);
-	const char *usage;
+	const char *args, *about;
 } commands[] = {
-	{ "status", cmd_status, "status [--json]              per-node, per-backend strategy, counters, calibration" },
-	{ "check", cmd_check, "check [--json]               will clearpage act here: kernel, headers, DKMS, signing, pages, CPU" },
-	{ "set", cmd_set, "set NODE|all STRATEGY [--backend 4k|huge|all]  select a strategy (pins it)" },
-	{ "pin", cmd_pin, "pin NODE|all [--backend 4k|huge|all]    keep the daemon off the node" },
-	{ "unpin", cmd_unpin, "unpin NODE|all [--backend 4k|huge|all]  hand the node back to the daemon" },
-	{ "helpers", cmd_helpers, "helpers NODE|all COUNT          other CPUs that help clear a 1 GiB page (0: none)" },
-	{ "probe", cmd_probe, "probe NODE|all HOT COLD|off      clear hot huge folios with HOT, cold ones with COLD (pins huge)" },
-	{ "calibrate", cmd_calibrate, "calibrate [NODE|all] [--json] measure hot and cold cost again" },
-	{ "reset", cmd_reset, "reset [NODE|all] [--backend 4k|huge|all]  everything to kernel, unpinned; clearpaged leaves it" },
-	{ "release", cmd_release, "release [NODE|all] [--backend 4k|huge|all]  return what clearpaged set to kernel, end trials" },
-	{ "monitor", cmd_monitor, "monitor [--json] [--count N] [--timeout S]  print every change" },
-	{ "unload", cmd_unload, "unload [--timeout S]          disable the livepatch, remove the module" },
+	{ "status", cmd_status, "[NODE|all] [--json]",
+	  "per node: the verdict, each backend's strategy and last decision,\n"
+	  "the time saved, counters and calibration" },
+	{ "check", cmd_check, "[--json]",
+	  "will clearpage act here: kernel, headers, DKMS, signing, pages, CPU" },
+	{ "list", cmd_list, "[--json]",
+	  "the strategies: what each runs, what it is good for, which this CPU has" },
+	{ "set", cmd_set, "NODE|all STRATEGY [--backend 4k|huge|all]",
+	  "select a strategy (pins it)" },
+	{ "pin", cmd_pin, "NODE|all [--backend 4k|huge|all]",
+	  "keep the daemon off the node" },
+	{ "unpin", cmd_unpin, "NODE|all [--backend 4k|huge|all]",
+	  "hand the node back to the daemon" },
+	{ "helpers", cmd_helpers, "NODE|all COUNT",
+	  "other CPUs that help clear a 1 GiB page (0: none)" },
+	{ "probe", cmd_probe, "NODE|all HOT COLD|off",
+	  "clear hot huge folios with HOT, cold ones with COLD (pins huge)" },
+	{ "calibrate", cmd_calibrate, "[NODE|all] [--json]",
+	  "measure hot and cold cost again" },
+	{ "reset", cmd_reset, "[NODE|all] [--backend 4k|huge|all]",
+	  "everything to kernel, unpinned; clearpaged leaves it" },
+	{ "release", cmd_release, "[NODE|all] [--backend 4k|huge|all]",
+	  "return what clearpaged set to kernel, end trials" },
+	{ "monitor", cmd_monitor, "[--json] [--count N] [--timeout S]",
+	  "print every change" },
+	{ "unload", cmd_unload, "[--timeout S]",
+	  "disable the livepatch, remove the module" },
 };
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/*
+ * A command's synopsis after @prefix, then what it does, its lines
+ * indented by @indent.
+ */
+static void command_usage(FILE *out, size_t i, const char *prefix,
+			  const char *indent)
+{
+	const char *p = commands[i].about;
+
+	fprintf(out, "%s%s %s\n", prefix, commands[i].name, commands[i].args);
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+
+		fprintf(out, "%s%.*s\n", indent, (int)len, p);
+		p += len + !!p[len];
+	}
+}
 
 static void usage(FILE *out)
 {
 	size_t i;
 
 	fprintf(out, "Usage: clearpagectl [OPTIONS] [COMMAND [ARGS]]\n\nCommands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %s\n", commands[i].usage);
+	for (i = 0; i < NR_COMMANDS; i++)
+		command_usage(out, i, "  ", "      ");
 	fprintf(out,
 		"\nOptions:\n"
-		"  --json                       machine-readable status, calibrate, monitor\n"
-		"  --backend 4k|huge|all        the backend to change (default all)\n"
-		"  --count N, --timeout S       for monitor (and --timeout for unload)\n"
-		"  -h, --help                   this help\n"
-		"  -V, --version                the version\n"
-		"\nWithout a command: status. Without --backend, set, pin, unpin,\n"
-		"reset and release change both backends (4k: 4 KiB faults; huge: huge folios).\n"
+		"  --json                  machine-readable status, check, list, calibrate,\n"
+		"                          monitor\n"
+		"  --backend 4k|huge|all   the backend to change (default all)\n"
+		"  --count N, --timeout S  for monitor (and --timeout for unload)\n"
+		"  -h, --help              this help; 'COMMAND --help', 'help COMMAND': one\n"
+		"  -V, --version           the version\n"
+		"\nWithout a command: status. Without --backend, set, pin, unpin, reset and\n"
+		"release change both backends (4k: 4 KiB faults; huge: huge folios).\n"
 		"Changes need root (CAP_SYS_ADMIN).\n"
-		"Exit status: 0 ok, 1 failed, 2 usage, 3 module not loaded, 4 permission denied,\n"
-		"5 check found warnings and no failure.\n"
+		"Exit status: 0 ok, 1 failed, 2 usage, 3 module not loaded, 4 permission\n"
+		"denied, 5 check found warnings and no failure.\n"
 		"See clearpagectl(8).\n");
+}
+
+/* Help for one command, or for all when @name is none; the exit code. */
+static int help(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < NR_COMMANDS; i++)
+		if (!strcmp(name, commands[i].name)) {
+			command_usage(stdout, i, "Usage: clearpagectl ", "  ");
+			printf("\nSee clearpagectl(8), COMMANDS, and clearpagectl --help for\nthe options.\n");
+			return EXIT_OK;
+		}
+	if (name && strcmp(name, "help")) {
+		fprintf(stderr, "clearpagectl: help: unknown command '%s'; see clearpagectl --help\n",
+			name);
+		return EXIT_USAGE;
+	}
+	usage(stdout);
+	return EXIT_OK;
 }
 
 int ctl_connect_failed(int err)
@@ -194,14 +250,52 @@ bool ctl_command_line(const char *cmd, char *buf, size_t size)
 	return ok && *buf;
 }
 
-void ctl_format_time(unsigned long long ns, char *buf, unsigned long size)
+void ctl_format_epoch(long long seconds, char *buf, size_t size)
 {
-	time_t seconds = ns / 1000000000ULL;
+	time_t t = (time_t)seconds;
 	struct tm tm;
+	size_t len;
 
-	if (!ns || !localtime_r(&seconds, &tm) ||
-	    !strftime(buf, size, "%Y-%m-%dT%H:%M:%S%z", &tm))
+	/* strftime's %z is +hhmm; RFC 3339 writes +hh:mm. */
+	if (seconds <= 0 || !localtime_r(&t, &tm) ||
+	    !(len = strftime(buf, size, "%Y-%m-%dT%H:%M:%S%z", &tm)) ||
+	    len + 2 > size) {
 		snprintf(buf, size, "-");
+		return;
+	}
+	memmove(buf + len - 1, buf + len - 2, 3);
+	buf[len - 2] = ':';
+}
+
+void ctl_format_time(unsigned long long ns, char *buf, size_t size)
+{
+	ctl_format_epoch((long long)(ns / 1000000000ULL), buf, size);
+}
+
+void ctl_wrapped(int indent, const char *fmt, ...)
+{
+	char line[2048];
+	const char *p = line;
+	int column = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	/* Each line breaks at its last space within CTL_WIDTH, or its first. */
+	while (column + strlen(p) > CTL_WIDTH) {
+		const char *cut = NULL, *q;
+
+		for (q = p; *q && (!cut || column + (q - p) <= CTL_WIDTH); q++)
+			if (*q == ' ' && q > p)
+				cut = q;
+		if (!cut)
+			break;
+		printf("%.*s\n%*s", (int)(cut - p), p, indent, "");
+		column = indent;
+		p = cut + 1;
+	}
+	printf("%s\n", p);
 }
 
 int main(int argc, char **argv)
@@ -217,7 +311,7 @@ int main(int argc, char **argv)
 	};
 	struct ctl_options o = { .count = -1, .timeout = -1,
 				 .backend = CP_BACKEND_ALL };
-	const char *name = "status";
+	const char *name = "status", *first = NULL;
 	long *number;
 	char *end;
 	size_t i, positional = 0;
@@ -238,6 +332,8 @@ int main(int argc, char **argv)
 		else if (argv[i][0] != '-' && positional++ == 0)
 			name = argv[i];
 	}
+	if (positional)
+		first = name;
 	name = "status";
 	/* GNU getopt permutes: options may stand before or after the command. */
 	while ((c = getopt_long(argc, argv, "jhV", longopts, NULL)) != -1) {
@@ -265,8 +361,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			usage(stdout);
-			return EXIT_OK;
+			return help(first);
 		case 'V':
 			printf("clearpagectl %s\n", CLEARPAGE_VERSION);
 			return EXIT_OK;
@@ -279,11 +374,9 @@ int main(int argc, char **argv)
 		name = argv[optind++];
 	argc -= optind;
 	argv += optind;
-	if (!strcmp(name, "help")) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	if (!strcmp(name, "help"))
+		return help(argc ? argv[0] : NULL);
+	for (i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(name, commands[i].name))
 			return commands[i].run(argc, argv, &o);
 	fprintf(stderr, "clearpagectl: unknown command '%s'; see clearpagectl --help\n",

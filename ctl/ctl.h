@@ -35,7 +35,16 @@ int ctl_check_node_arg(const char *arg);
 int ctl_check_helpers_arg(const char *arg);
 int ctl_parse_nodes(struct cp_client *client, const char *arg,
 		    struct cp_node_info *nodes, int *count);
-void ctl_format_time(unsigned long long ns, char *buf, unsigned long size);
+/* RFC 3339 with the zone ("2026-12-06T19:12:44+00:00"), or "-" for none. */
+void ctl_format_epoch(long long seconds, char *buf, size_t size);
+void ctl_format_time(unsigned long long ns, char *buf, size_t size);
+/*
+ * printf() one line, wrapped at spaces to CTL_WIDTH columns, each
+ * continuation line indented by @indent spaces.
+ */
+#define CTL_WIDTH 80
+void ctl_wrapped(int indent, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /*
  * The first line of a file, or of a fixed command's output (nothing of the
  * user's in @cmd), without its newline; false when there is none (errno
@@ -56,6 +65,7 @@ int cmd_monitor(int argc, char **argv, const struct ctl_options *o);
 int cmd_reset(int argc, char **argv, const struct ctl_options *o);
 int cmd_unload(int argc, char **argv, const struct ctl_options *o);
 int cmd_check(int argc, char **argv, const struct ctl_options *o);
+int cmd_list(int argc, char **argv, const struct ctl_options *o);
 
 /* status.c, shared with calibrate and check */
 /* A JSON string: quotes, backslashes and control characters escaped. */

@@ -30,16 +30,6 @@ static const struct cp_backend_state *daemon_backend(unsigned int node,
 	return NULL;
 }
 
-static void format_epoch(long long seconds, char *buf, size_t size)
-{
-	time_t t = (time_t)seconds;
-	struct tm tm;
-
-	if (!seconds || !localtime_r(&t, &tm) ||
-	    !strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm))
-		snprintf(buf, size, "-");
-}
-
 /* A JSON string: quotes, backslashes and control characters escaped. */
 void print_json_string(const char *s)
 {
@@ -61,31 +51,32 @@ static void print_daemon_table(void)
 	char when[64];
 
 	if (daemon_state_error == -ENOENT) {
-		printf("clearpaged: not running (no %s); nodes keep what the module has\n\n",
-		       CP_STATE_FILE);
+		ctl_wrapped(8, "clearpaged: not running (systemctl start clearpaged); the nodes keep what the module has");
+		printf("\n");
 		return;
 	}
 	if (daemon_state_error) {
-		printf("clearpaged: state unknown (%s: %s)\n\n", CP_STATE_FILE,
-		       strerror(-daemon_state_error));
+		ctl_wrapped(8, "clearpaged: state unknown (%s: %s)", CP_STATE_FILE,
+			    strerror(-daemon_state_error));
+		printf("\n");
 		return;
 	}
-	format_epoch(d->updated, when, sizeof(when));
+	ctl_format_epoch(d->updated, when, sizeof(when));
 	if (!daemon_alive) {
-		printf("clearpaged: not running (pid %d, last update %s: it did not stop cleanly)\n\n",
-		       d->pid, when);
+		ctl_wrapped(8, "clearpaged: not running (pid %d, last update %s: it did not stop cleanly)",
+			    d->pid, when);
+		printf("\n");
 		return;
 	}
-	printf("clearpaged: running, pid %d, %s, last update %s\n", d->pid,
-	       d->attached ? "attached to the module" : "waiting for the module",
-	       when);
+	printf("clearpaged: running, pid %d, %s\n", d->pid,
+	       d->attached ? "attached to the module" : "waiting for the module");
 	if (d->monitor_only)
-		printf("  monitoring only: %s\n", d->monitor_reason);
+		ctl_wrapped(8, "  monitoring only: %s", d->monitor_reason);
 	else if (d->dry_run)
 		printf("  dry run: decisions are logged, not applied\n");
 	else
 		printf("  acting: switches unpinned backends\n");
-	printf("\n");
+	printf("  last update %s\n\n", when);
 }
 
 static void print_daemon_json(void)
@@ -144,20 +135,26 @@ bool ctl_module_verdict(char *buf, size_t size)
 	return !err && !strcmp(v, CLEARPAGE_VERSION);
 }
 
-static void print_module_table(void)
+static void print_module_table(bool loaded)
 {
 	char verdict[256];
 
+	if (!loaded) {
+		ctl_wrapped(8, "module: not loaded: modprobe clearpage (clearpagectl check says why it would not load)");
+		return;
+	}
 	ctl_module_verdict(verdict, sizeof(verdict));
-	printf("module: %s\n\n", verdict);
+	ctl_wrapped(8, "module: %s", verdict);
+	printf("\n");
 }
 
-static void print_module_json(void)
+static void print_module_json(bool loaded)
 {
 	char v[64];
-	bool known = !module_version(v, sizeof(v)) && *v;
+	bool known = loaded && !module_version(v, sizeof(v)) && *v;
 
-	printf(",\"module\":{\"version\":");
+	printf(",\"module\":{\"loaded\":%s,\"version\":",
+	       loaded ? "true" : "false");
 	if (known)
 		print_json_string(v);
 	else
@@ -182,16 +179,23 @@ static const struct cp_savings *savings_of(unsigned int node, int backend)
 	return NULL;
 }
 
-/* "saved 1.234 s ± 0.010 s over 1234 pages (12.0% of the kernel's 10.2 s)" */
-static void print_saved(const struct cp_savings *v)
+/* "saved 1.234 s ± 0.010 s of the kernel routine's 10.2 s (12.0%) over 1234 pages" */
+static void format_saved(const struct cp_savings *v, char *buf, size_t size)
 {
-	printf("saved %.3f s", v->saved_ns / 1e9);
-	if (v->uncertainty_ns >= 0)
-		printf(" \u00b1 %.3f s", v->uncertainty_ns / 1e9);
-	printf(" over %llu pages", (unsigned long long)v->pages);
-	if (v->kernel_ns > 0)
-		printf(" (%.1f%% of the kernel routine's %.3f s)",
-		       v->saved_ns / v->kernel_ns * 100, v->kernel_ns / 1e9);
+	size_t used;
+
+	used = snprintf(buf, size, "saved %.3f s", v->saved_ns / 1e9);
+	if (v->uncertainty_ns >= 0 && used < size)
+		used += snprintf(buf + used, size - used, " \u00b1 %.3f s",
+				 v->uncertainty_ns / 1e9);
+	if (v->kernel_ns > 0 && used < size)
+		used += snprintf(buf + used, size - used,
+				 " of the kernel routine's %.3f s (%.1f%%)",
+				 v->kernel_ns / 1e9,
+				 v->saved_ns / v->kernel_ns * 100);
+	if (used < size)
+		snprintf(buf + used, size - used, " over %llu pages",
+			 (unsigned long long)v->pages);
 }
 
 /* The node's gigantic page helpers (a module without them: nothing). */
@@ -199,11 +203,15 @@ static void print_helpers(const struct cp_node_info *n)
 {
 	if (!n->has_helpers)
 		return;
-	printf("  gigantic helpers %u: %llu folios helped, %llu pages cleared by helpers, %llu helpers started, %llu did not start in time\n",
-	       n->helpers, (unsigned long long)n->helped_folios,
-	       (unsigned long long)n->helper_pages,
-	       (unsigned long long)n->helpers_started,
-	       (unsigned long long)n->helpers_not_started);
+	if (!n->helpers && !n->helped_folios && !n->helpers_started) {
+		printf("  gigantic helpers 0: 1 GiB pages are cleared by one CPU\n");
+		return;
+	}
+	ctl_wrapped(8, "  gigantic helpers %u: %llu folios helped, %llu pages cleared by helpers, %llu helpers started, %llu did not start in time",
+		    n->helpers, (unsigned long long)n->helped_folios,
+		    (unsigned long long)n->helper_pages,
+		    (unsigned long long)n->helpers_started,
+		    (unsigned long long)n->helpers_not_started);
 }
 
 /*
@@ -214,50 +222,51 @@ static void print_probe(const struct cp_node_info *n)
 {
 	const struct cp_backend_info *be = &n->backend[CLEARPAGE_BACKEND_HUGE];
 	unsigned long long folios = be->probe_hot_folios + be->probe_cold_folios;
+	char line[512];
+	size_t used;
 
 	if (!be->has_probe)
 		return;
-	if (!n->has_counters) {
-		/* The mode alone: its calibration and counters are root's. */
-		if (be->probe)
-			printf("  huge  probe on: hot folios %s, cold folios %s\n",
-			       cp_strategy_name(be->probe_hot),
-			       cp_strategy_name(be->probe_cold));
-		else
-			printf("  huge  probe off\n");
-		return;
-	}
 	if (be->probe)
-		printf("  huge  probe on: hot folios %s, cold folios %s",
-		       cp_strategy_name(be->probe_hot), cp_strategy_name(be->probe_cold));
+		used = snprintf(line, sizeof(line),
+				"  huge  probe on: hot folios %s, cold folios %s",
+				cp_strategy_name(be->probe_hot),
+				cp_strategy_name(be->probe_cold));
 	else
-		printf("  huge  probe off");
-	if (n->probe.threshold_ticks)
-		printf(" (a line loads in %u ticks cached, %u from memory; threshold %u)",
-		       n->probe.hot_ticks, n->probe.cold_ticks,
-		       n->probe.threshold_ticks);
-	else
-		printf(" (cannot tell a cached line from memory: %u vs %u ticks)",
-		       n->probe.hot_ticks, n->probe.cold_ticks);
-	if (folios)
-		printf("; %llu folios hot, %llu cold, %llu ns per probe",
-		       (unsigned long long)be->probe_hot_folios,
-		       (unsigned long long)be->probe_cold_folios,
-		       (unsigned long long)(be->probe_ns / folios));
-	printf("\n");
+		used = snprintf(line, sizeof(line), "  huge  probe off");
+	/* Without the counters, the mode alone: the rest is root's. */
+	if (n->has_counters && n->probe.threshold_ticks)
+		used += snprintf(line + used, sizeof(line) - used,
+				 " (a line loads in %u ticks cached, %u from memory; threshold %u)",
+				 n->probe.hot_ticks, n->probe.cold_ticks,
+				 n->probe.threshold_ticks);
+	else if (n->has_counters)
+		used += snprintf(line + used, sizeof(line) - used,
+				 " (cannot tell a cached line from memory: %u vs %u ticks)",
+				 n->probe.hot_ticks, n->probe.cold_ticks);
+	if (n->has_counters && folios)
+		snprintf(line + used, sizeof(line) - used,
+			 "; %llu folios hot, %llu cold, %llu ns per probe",
+			 (unsigned long long)be->probe_hot_folios,
+			 (unsigned long long)be->probe_cold_folios,
+			 (unsigned long long)(be->probe_ns / folios));
+	ctl_wrapped(8, "%s", line);
+	if (!n->has_counters)
+		return;
 	/* The 4k backend's temperature sample, once it has judged a page. */
 	be = &n->backend[CLEARPAGE_BACKEND_4K];
 	folios = be->probe_hot_folios + be->probe_cold_folios;
 	if (be->has_probe && folios)
-		printf("  4k    temperature sample: %llu pages hot, %llu cold, %llu ns per probe\n",
-		       (unsigned long long)be->probe_hot_folios,
-		       (unsigned long long)be->probe_cold_folios,
-		       (unsigned long long)(be->probe_ns / folios));
+		ctl_wrapped(8, "  4k    temperature sample: %llu pages hot, %llu cold, %llu ns per probe",
+			    (unsigned long long)be->probe_hot_folios,
+			    (unsigned long long)be->probe_cold_folios,
+			    (unsigned long long)(be->probe_ns / folios));
 }
 
 /* Each backend's touch probe, once it has loaded a line. */
 static void print_touch(const struct cp_node_info *n)
 {
+	char share[16] = "";
 	int b;
 
 	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
@@ -265,14 +274,15 @@ static void print_touch(const struct cp_node_info *n)
 
 		if (!be->has_touch || !(be->touch_probed + be->touch_skipped))
 			continue;
-		printf("  %-5s touch probe: %llu of %llu lines cached after a non-temporal clear",
-		       cp_backend_name(b), (unsigned long long)be->touch_cached,
-		       (unsigned long long)be->touch_probed);
 		if (be->touch_probed)
-			printf(" (%.0f%%)", 100.0 * (double)be->touch_cached /
-					    (double)be->touch_probed);
-		printf("; %llu freed before their probe\n",
-		       (unsigned long long)be->touch_skipped);
+			snprintf(share, sizeof(share), " (%.0f%%)",
+				 100.0 * (double)be->touch_cached /
+				 (double)be->touch_probed);
+		ctl_wrapped(8, "  %-5s touch probe: %llu of %llu lines cached after a non-temporal clear%s; %llu freed before their probe",
+			    cp_backend_name(b),
+			    (unsigned long long)be->touch_cached,
+			    (unsigned long long)be->touch_probed, share,
+			    (unsigned long long)be->touch_skipped);
 	}
 }
 
@@ -310,138 +320,203 @@ static void print_strategy_names(const struct cp_node_info *n,
 	}
 }
 
-static void print_table(const struct cp_node_info *n, bool calibration_only)
+/* Whether some node's 4k backend runs a strategy: only then is 4k watched. */
+static bool watching_4k;
+
+/*
+ * What happens to a backend, in a few words: acting (clearpaged decides
+ * it), dry run, held by reset, pinned, or not watched (4k, see
+ * clearpaged(8)).
+ */
+static void backend_verdict(const struct cp_node_info *n, int b, char *buf,
+			    size_t size)
 {
-	const int k4 = CLEARPAGE_BACKEND_4K, huge = CLEARPAGE_BACKEND_HUGE;
-	char when[64];
-	int i, b;
+	const struct cp_backend_info *be = &n->backend[b];
+	const struct cp_backend_state *d = daemon_backend(n->node, b);
 
-	printf("node %u\n", n->node);
-	for (b = 0; !calibration_only && b < CLEARPAGE_BACKEND_COUNT; b++) {
-		const struct cp_backend_info *be = &n->backend[b];
+	if (d && d->held)
+		snprintf(buf, size, "held by clearpagectl reset");
+	else if (be->pinned)
+		snprintf(buf, size, "pinned to %s", cp_strategy_name(be->strategy));
+	else if (b == CLEARPAGE_BACKEND_4K && !watching_4k)
+		snprintf(buf, size, "not watched while every node's 4k is on kernel (clearpaged(8))");
+	else if (daemon_state.dry_run)
+		snprintf(buf, size, "dry run");
+	else
+		snprintf(buf, size, "acting");
+}
 
-		ctl_format_time(be->last_change_ns, when, sizeof(when));
-		printf("  %-5s %s, %s (last change: %s, %s)\n",
-		       cp_backend_name(b), cp_strategy_name(be->strategy),
-		       be->pinned ? "pinned" : "not pinned",
-		       cp_source_name(be->source), when);
-	}
-	if (!calibration_only)
-		print_probe(n);
-	if (!calibration_only)
-		print_touch(n);
-	if (!calibration_only && n->has_counters)
-		print_helpers(n);
-	else if (!calibration_only && n->has_helpers)
-		printf("  gigantic helpers %u\n", n->helpers);
-	for (b = 0; !calibration_only && daemon_alive &&
-		    b < CLEARPAGE_BACKEND_COUNT; b++) {
-		const struct cp_backend_state *d = daemon_backend(n->node, b);
+/*
+ * The node's verdict, first: whether clearpaged decides its backends, and
+ * if not, why.
+ */
+static void print_verdict(const struct cp_node_info *n)
+{
+	char v[CLEARPAGE_BACKEND_COUNT][128];
+	int b;
 
-		if (!d)
-			continue;
-		if (d->held)
-			printf("  %-5s reset by clearpagectl: clearpaged leaves it until 'clearpagectl unpin' or a reload\n",
-			       cp_backend_name(b));
-		if (!d->decided)
-			continue;
-		format_epoch(d->decided, when, sizeof(when));
-		printf("  %-5s last decision %s: %s %s -> %s: %s\n",
-		       cp_backend_name(b), when, d->action,
-		       cp_strategy_name(d->from), cp_strategy_name(d->to),
-		       d->reason);
-	}
-	if (!n->has_counters) {
-		print_strategy_names(n, calibration_only);
+	if (daemon_state_error || !daemon_alive) {
+		ctl_wrapped(8, "node %u: not managed (clearpaged is not running): 4k %s, huge %s",
+			    n->node,
+			    cp_strategy_name(n->backend[CLEARPAGE_BACKEND_4K].strategy),
+			    cp_strategy_name(n->backend[CLEARPAGE_BACKEND_HUGE].strategy));
 		return;
 	}
-	printf("     %-10s %10s %8s %10s %8s %8s %8s %8s %8s %8s\n", "STRATEGY",
-	       "PAGES_4K", "NS_4K", "PAGES_HUGE", "RANGES", "NS_HUGE",
-	       "HOT_4K", "COLD_4K", "HOT_HUGE", "COLD_HUGE");
+	if (!daemon_state.attached) {
+		ctl_wrapped(8, "node %u: not managed yet: clearpaged is waiting for the module",
+			    n->node);
+		return;
+	}
+	if (daemon_state.monitor_only) {
+		ctl_wrapped(8, "node %u: monitoring only (see clearpaged above)", n->node);
+		return;
+	}
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+		backend_verdict(n, b, v[b], sizeof(v[b]));
+	if (!strcmp(v[0], v[1]))
+		ctl_wrapped(8, "node %u: %s, 4k and huge", n->node, v[0]);
+	else
+		ctl_wrapped(8, "node %u: 4k %s; huge %s", n->node, v[0], v[1]);
+}
+
+/* Per strategy: live clears and calibration, 80 columns, with a legend. */
+static void print_counters(const struct cp_node_info *n, bool calibration_only)
+{
+	const int k4 = CLEARPAGE_BACKEND_4K, huge = CLEARPAGE_BACKEND_HUGE;
+	int i, b;
+
+	printf("     %-10s %9s %5s %10s %6s %6s %10s %10s\n", "STRATEGY",
+	       "PAGES_4K", "NS", "PAGES_HUGE", "RANGES", "NS", "CAL_4K",
+	       "CAL_HUGE");
 	for (i = 0; i < n->nr_strategies; i++) {
 		const struct cp_strategy_info *s = &n->strategies[i];
-		char cal[4][16] = { "-", "-", "-", "-" }, avg[2][24] = { "-", "-" };
+		char cal[2][24] = { "-", "-" }, avg[2][24] = { "-", "-" };
 		bool on4k = s->strategy == n->backend[k4].strategy;
 		bool onhuge = s->strategy == n->backend[huge].strategy;
 
-		if (s->has_calibration) {
-			snprintf(cal[0], sizeof(cal[0]), "%u", s->hot_ns[k4]);
-			snprintf(cal[1], sizeof(cal[1]), "%u", s->cold_ns[k4]);
-			snprintf(cal[2], sizeof(cal[2]), "%u", s->hot_ns[huge]);
-			snprintf(cal[3], sizeof(cal[3]), "%u", s->cold_ns[huge]);
-		}
+		for (b = 0; s->has_calibration && b < CLEARPAGE_BACKEND_COUNT; b++)
+			snprintf(cal[b], sizeof(cal[b]), "%u/%u", s->hot_ns[b],
+				 s->cold_ns[b]);
 		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
 			if (s->samples[b])
 				snprintf(avg[b], sizeof(avg[b]), "%llu",
 					 (unsigned long long)(s->sample_ns[b] /
 							      s->samples[b]));
-		/* 4: the 4k backend's strategy, H: the huge backend's. */
-		printf("  %c%c %-10s %10llu %8s %10llu %8llu %8s %8s %8s %8s %8s\n",
+		printf("  %c%c %-10s %9llu %5s %10llu %6llu %6s %10s %10s\n",
 		       !calibration_only && on4k ? '4' : ' ',
 		       !calibration_only && onhuge ? 'H' : ' ',
 		       cp_strategy_name(s->strategy),
 		       (unsigned long long)s->pages[k4], avg[k4],
 		       (unsigned long long)s->pages[huge],
-		       (unsigned long long)s->ranges_huge, avg[huge], cal[0],
-		       cal[1], cal[2], cal[3]);
+		       (unsigned long long)s->ranges_huge, avg[huge], cal[k4],
+		       cal[huge]);
 	}
-	if (calibration_only)
+	if (!calibration_only)
+		printf("  4, H: the 4k, huge backend's strategy. PAGES: 4 KiB pages cleared.\n");
+	printf("  NS: ns per 4 KiB page, timed live; CAL: calibrated, hot/cold.\n");
+}
+
+/* Each backend: last decision, reset, reference and trial frames, savings. */
+static void print_backend_detail(const struct cp_node_info *n, int b)
+{
+	const struct cp_backend_info *be = &n->backend[b];
+	const struct cp_backend_state *d =
+		daemon_alive ? daemon_backend(n->node, b) : NULL;
+	const struct cp_savings *v = savings_of(n->node, b);
+	const char *name = cp_backend_name(b);
+	char when[64], line[512], now[96] = "";
+	const char *sep = ":";
+	size_t used = 0;
+	bool timed = false;
+	int i;
+
+	if (d && d->held)
+		ctl_wrapped(8, "  %-5s reset by clearpagectl: clearpaged leaves it until 'clearpagectl unpin' or a reload",
+			    name);
+	if (d && d->decided) {
+		ctl_format_epoch(d->decided, when, sizeof(when));
+		ctl_wrapped(8, "  %-5s last decision %s: %s %s -> %s: %s", name,
+			    when, d->action, cp_strategy_name(d->from),
+			    cp_strategy_name(d->to), d->reason);
+	}
+	if (!n->has_counters)
 		return;
-	printf("  huge pages already zeroed by the allocator: %llu\n",
-	       (unsigned long long)n->pages_huge_prezeroed);
-	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-		const struct cp_backend_info *be = &n->backend[b];
+	if (be->reference_pages)
+		ctl_wrapped(8, "  %-5s reference frames cleared by the kernel's routine: %llu, %llu ns/page",
+			    name, (unsigned long long)be->reference_pages,
+			    (unsigned long long)(be->reference_sample_ns /
+						 be->reference_pages));
+	for (i = 0; i < n->nr_strategies; i++) {
+		const struct cp_strategy_info *s = &n->strategies[i];
 
-		if (be->reference_pages)
-			printf("  %s reference frames cleared by the kernel's routine: %llu, %llu ns/page\n",
-			       cp_backend_name(b),
-			       (unsigned long long)be->reference_pages,
-			       (unsigned long long)(be->reference_sample_ns /
-						    be->reference_pages));
+		timed |= s->trial_pages[b] > 0;
+		if (be->trials & (1U << s->strategy))
+			snprintf(now + strlen(now), sizeof(now) - strlen(now),
+				 "%s%s", now[0] ? " " : "",
+				 cp_strategy_name(s->strategy));
 	}
-	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-		const struct cp_backend_info *be = &n->backend[b];
-		const char *sep = ":";
-		char now[96] = "";
-		bool timed = false;
-
-		for (i = 0; i < n->nr_strategies; i++) {
-			const struct cp_strategy_info *s = &n->strategies[i];
-
-			timed |= s->trial_pages[b] > 0;
-			if (be->trials & (1U << s->strategy))
-				snprintf(now + strlen(now), sizeof(now) - strlen(now),
-					 "%s%s", now[0] ? " " : "",
-					 cp_strategy_name(s->strategy));
-		}
-		if (!timed && !be->trials)
-			continue;
-		printf("  %s trial frames (candidates now: %s)", cp_backend_name(b),
-		       now[0] ? now : "none");
-		for (i = 0; i < n->nr_strategies; i++) {
+	if (timed || be->trials) {
+		used = snprintf(line, sizeof(line),
+				"  %-5s trial frames (candidates now: %s)", name,
+				now[0] ? now : "none");
+		for (i = 0; i < n->nr_strategies && used < sizeof(line); i++) {
 			const struct cp_strategy_info *s = &n->strategies[i];
 
 			if (!s->trial_pages[b])
 				continue;
-			printf("%s %s %llu, %llu ns/page", sep,
-			       cp_strategy_name(s->strategy),
-			       (unsigned long long)s->trial_pages[b],
-			       (unsigned long long)(s->trial_ns[b] / s->trial_pages[b]));
+			used += snprintf(line + used, sizeof(line) - used,
+					 "%s %s %llu, %llu ns/page", sep,
+					 cp_strategy_name(s->strategy),
+					 (unsigned long long)s->trial_pages[b],
+					 (unsigned long long)(s->trial_ns[b] /
+							      s->trial_pages[b]));
 			sep = ";";
 		}
-		printf("\n");
+		ctl_wrapped(8, "%s", line);
 	}
-	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-		const struct cp_savings *v = savings_of(n->node, b);
-		char since[64];
+	if (v && v->since) {
+		ctl_format_epoch(v->since, when, sizeof(when));
+		format_saved(v, line, sizeof(line));
+		ctl_wrapped(8, "  %-5s %s since %s", name, line, when);
+	}
+}
 
-		if (!v || !v->since)
-			continue;
-		format_epoch(v->since, since, sizeof(since));
-		printf("  %-5s ", cp_backend_name(b));
-		print_saved(v);
-		printf(" against the kernel's routine since %s\n", since);
+static void print_table(const struct cp_node_info *n, bool calibration_only)
+{
+	char when[64];
+	int b;
+
+	if (calibration_only)
+		printf("node %u\n", n->node);
+	else
+		print_verdict(n);
+	for (b = 0; !calibration_only && b < CLEARPAGE_BACKEND_COUNT; b++) {
+		const struct cp_backend_info *be = &n->backend[b];
+
+		ctl_format_time(be->last_change_ns, when, sizeof(when));
+		ctl_wrapped(8, "  %-5s %s, %s (last change: %s, %s)",
+			    cp_backend_name(b), cp_strategy_name(be->strategy),
+			    be->pinned ? "pinned" : "not pinned",
+			    cp_source_name(be->source), when);
 	}
+	if (!calibration_only) {
+		print_probe(n);
+		print_touch(n);
+		if (n->has_counters)
+			print_helpers(n);
+		else if (n->has_helpers)
+			printf("  gigantic helpers %u\n", n->helpers);
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+			print_backend_detail(n, b);
+	}
+	if (!n->has_counters) {
+		print_strategy_names(n, calibration_only);
+		return;
+	}
+	if (!calibration_only && n->pages_huge_prezeroed)
+		printf("  huge pages already zeroed by the allocator: %llu\n",
+		       (unsigned long long)n->pages_huge_prezeroed);
+	print_counters(n, calibration_only);
 }
 
 /* What clearpaged says of the backend, in its JSON object. */
@@ -658,11 +733,12 @@ void print_nodes(const struct cp_node_info *nodes, int count, bool json,
 		printf("{\"nodes\":[");
 	else if (with_daemon) {
 		print_daemon_table();
-		print_module_table();
+		print_module_table(true);
 	}
 	for (i = 0; !json && i < count; i++)
 		if (!nodes[i].has_counters) {
-			printf("counters and calibrations not shown: they need CAP_PERFMON or CAP_SYS_ADMIN (run clearpagectl as root)\n\n");
+			ctl_wrapped(8, "counters and calibrations not shown: they need CAP_PERFMON or CAP_SYS_ADMIN (run clearpagectl as root)");
+			printf("\n");
 			break;
 		}
 	for (i = 0; i < count; i++) {
@@ -678,27 +754,39 @@ void print_nodes(const struct cp_node_info *nodes, int count, bool json,
 		printf("]");
 		if (with_daemon) {
 			print_daemon_json();
-			print_module_json();
+			print_module_json(true);
 		}
 		printf("}\n");
 	}
 }
 
+/* Without the module, what there is: clearpaged's side. */
+static void print_without_module(bool json)
+{
+	if (json) {
+		printf("{\"nodes\":[]");
+		print_daemon_json();
+		print_module_json(false);
+		printf("}\n");
+		return;
+	}
+	print_daemon_table();
+	print_module_table(false);
+}
+
 int cmd_status(int argc, char **argv, const struct ctl_options *o)
 {
-	static struct cp_node_info nodes[CP_MAX_NODES];
+	static struct cp_node_info nodes[CP_MAX_NODES], shown[CP_MAX_NODES];
 	struct cp_client *client;
-	int n, rc;
+	int n, count, i, rc;
 
-	(void)argv;
-	if (argc) {
-		fprintf(stderr, "clearpagectl: status takes no arguments\n");
+	if (argc > 1) {
+		fprintf(stderr, "clearpagectl: status takes at most one node (or 'all'), not %d arguments\n",
+			argc);
 		return EXIT_USAGE;
 	}
-	rc = ctl_open(&client);
-	if (rc)
+	if (argc && (rc = ctl_check_node_arg(argv[0])))
 		return rc;
-	n = cp_dump_nodes(client, nodes, CP_MAX_NODES);
 	nr_savings = cp_savings_read(CP_SAVINGS_FILE, savings,
 				     CP_MAX_NODES * CLEARPAGE_BACKEND_COUNT);
 	if (nr_savings < 0)
@@ -707,10 +795,27 @@ int cmd_status(int argc, char **argv, const struct ctl_options *o)
 	daemon_state_error = cp_state_read(CP_STATE_FILE, &daemon_state);
 	daemon_alive = !daemon_state_error &&
 		       (!kill(daemon_state.pid, 0) || errno == EPERM);
-	if (n < 0)
+	rc = cp_client_open(&client);
+	if (rc == -ENOENT)
+		print_without_module(o->json);
+	if (rc)
+		return ctl_connect_failed(rc);
+	n = cp_dump_nodes(client, nodes, CP_MAX_NODES);
+	if (n < 0) {
 		rc = ctl_fail(client, n, "reading nodes");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		watching_4k |= nodes[i].backend[CLEARPAGE_BACKEND_4K].strategy !=
+			       CLEARPAGE_STRATEGY_KERNEL;
+	count = n;
+	if (argc)
+		rc = ctl_parse_nodes(client, argv[0], shown, &count);
 	else
-		print_nodes(nodes, n, o->json, false);
+		memcpy(shown, nodes, n * sizeof(*nodes));
+	if (!rc)
+		print_nodes(shown, count, o->json, false);
+out:
 	cp_client_close(client);
 	return rc;
 }

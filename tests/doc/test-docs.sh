@@ -52,14 +52,14 @@ options() { grep -o -- '--[a-z][a-z0-9-]*[a-z0-9]' | sort -u; }
 entries() { awk 'prev == ".TP" && $1 ~ /^\.B[RI]?$/ { print $2 } { prev = $1 }' | tr -d '"'; }
 
 # clearpagectl
-"$ctl" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF > 0 && $1 != "Commands:" { print $1 }' >"$out/prog"
+"$ctl" --help | sed -n '/^Commands:/,/^$/p' | awk '/^  [a-z]/ { print $1 }' >"$out/prog"
 section "$man/clearpagectl.8" COMMANDS | entries >"$out/man"
 same "clearpagectl: commands in --help and clearpagectl(8)" "$out/prog" "$out/man"
 "$ctl" --help | options >"$out/prog"
 text "$man/clearpagectl.8" | options >"$out/man"
 same "clearpagectl: options in --help and clearpagectl(8)" "$out/prog" "$out/man"
 sed -n 's/.*local commands="\([^"]*\)".*/\1/p' "$top/ctl/clearpagectl.bash-completion" | tr ' ' '\n' | grep -vx help >"$out/compl"
-"$ctl" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF > 0 && $1 != "Commands:" { print $1 }' >"$out/prog"
+"$ctl" --help | sed -n '/^Commands:/,/^$/p' | awk '/^  [a-z]/ { print $1 }' >"$out/prog"
 same "clearpagectl: commands in --help and its bash completion" "$out/prog" "$out/compl"
 
 # clearpaged
@@ -79,7 +79,7 @@ text "$man/clearpaged.conf.5" | awk '
 same "clearpaged: settings in --help and clearpaged.conf(5), by section" "$out/prog" "$out/man"
 
 # clearpage-bench
-"$bench" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF > 0 && $1 != "Commands:" { print $1 }' >"$out/cmds"
+"$bench" --help | sed -n '/^Commands:/,/^$/p' | awk '/^  [a-z]/ { print $1 }' >"$out/cmds"
 text "$man/clearpage-bench.1" | sed -n 's/^\.SS \([a-z]*\)$/\1/p' >"$out/man"
 same "clearpage-bench: commands in --help and clearpage-bench(1)" "$out/cmds" "$out/man"
 while read -r cmd; do

@@ -11,6 +11,15 @@ fail() { failed=$((failed + 1)); echo "FAIL: $* (at $(cut -d . -f 1 /proc/uptime
 skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
 info() { echo "INFO: $*"; }
 
+# clearpagectl status with its wrapped lines joined (continuations are
+# indented by 8 spaces), for checks that grep a whole line.
+status_text() {
+	clearpagectl status "$@" | awk '/^        [^ ]/ && NR > 1 { sub(/^ +/, ""); line = line " " $0; next }
+		NR > 1 { print line } { line = $0 } END { if (NR) print line }'
+}
+# status_has PATTERN: a line of status_text matches the grep PATTERN.
+status_has() { status_text | grep -q "$1"; }
+
 # check NAME COMMAND...: pass when the command succeeds.
 check() {
 	name=$1

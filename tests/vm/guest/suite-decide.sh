@@ -251,7 +251,7 @@ backends() {
 
 # clearpagectl status shows the daemon: running, acting, each backend's
 # last decision with its reason.
-clearpagectl status >/tmp/status.out 2>&1
+status_text >/tmp/status.out 2>&1
 clearpagectl status --json >/tmp/status.json 2>&1
 check "status: clearpaged running and attached ($(head -n 2 /tmp/status.out | tr '\n' '|'))" \
 	grep -q "^clearpaged: running, pid $daemon, attached to the module" /tmp/status.out
@@ -312,7 +312,7 @@ all_trials() { cat $CP/node0/trials_4k $CP/node0/trials_huge $CP/node1/trials_4k
 kill -KILL $daemon
 wait $daemon 2>/dev/null
 check "status after a crash: not running, did not stop cleanly" \
-	sh -c "clearpagectl status | grep -q '^clearpaged: not running (pid $daemon, last update .*: it did not stop cleanly)'"
+	status_has "^clearpaged: not running (pid $daemon, last update .*: it did not stop cleanly)"
 check "crash: SIGKILL leaves every backend on movq, set by the daemon ($(backends))" \
 	test "$(backends)" = "movq/daemon movq/daemon movq/daemon movq/daemon "
 check "crash: and the trials running ($(all_trials))" test "$(all_trials)" != "none none none none "
@@ -347,7 +347,7 @@ check "adopt: on stop every backend is back on kernel ($(backends))" \
 	test "$(backend_strategy 0 4k) $(backend_strategy 0 huge) $(backend_strategy 1 4k) $(backend_strategy 1 huge)" = "kernel kernel kernel kernel"
 check "adopt: the log says so" wait_log "node 1 huge returned to kernel"
 check "status after a clean stop: not running" \
-	sh -c "clearpagectl status | grep -q '^clearpaged: not running (no /run/clearpaged/state)'"
+	status_has '^clearpaged: not running (systemctl start clearpaged)'
 check "trials end with the daemon" test "$(all_trials)" = "none none none none "
 
 # A reload that leaves what the daemon set unguarded returns it, saying

@@ -20,15 +20,33 @@ fi
 avail=$(strategies)
 
 # status, table and JSON, agree with sysfs.
-out=$(clearpagectl status)
+clearpagectl status > /tmp/status.out
 check "status exits 0" test $? -eq 0
-check "status shows every node and backend" sh -c "echo '$out' | grep -q '^node 0' && echo '$out' | grep -q '^  4k    kernel, not pinned' && echo '$out' | grep -q '^  huge  kernel, not pinned' && echo '$out' | grep -q '^node 1'"
+check "status shows every node and backend" sh -c "grep -q '^node 0' /tmp/status.out && grep -q '^  4k    kernel, not pinned' /tmp/status.out && grep -q '^  huge  kernel, not pinned' /tmp/status.out && grep -q '^node 1' /tmp/status.out"
 check "status without a command is status" sh -c "clearpagectl | grep -q '^node 1'"
 # The loaded module against the tools: one version, meson's.
 v=$(clearpagectl --version | cut -d' ' -f2)
 check "the module carries the tools' version ($v)" test "$(cat /sys/module/clearpage/version)" = "$v"
 check "status says the module is the tools' version" sh -c "clearpagectl status | grep -q '^module: clearpage $v loaded, as these tools'"
-check "status --json gives the module's version" sh -c "clearpagectl status --json | grep -q '\"module\":{\"version\":\"$v\",\"tools\":\"$v\",\"current\":true}'"
+check "status --json gives the module's version" sh -c "clearpagectl status --json | grep -q '\"module\":{\"loaded\":true,\"version\":\"$v\",\"tools\":\"$v\",\"current\":true}'"
+# status for people: a verdict first per node, 80 columns, status NODE.
+check "status: each node's verdict first (no daemon: not managed)" \
+	sh -c "test \"\$(clearpagectl status | grep -c '^node [0-9]*: not managed (clearpaged is not running): 4k kernel, huge kernel\$')\" = $(nodes | wc -w)"
+check "status: every line fits 80 columns" \
+	sh -c "clearpagectl status | awk 'length > 80 { print; bad = 1 } END { exit bad }'"
+check "status: a legend under each table" \
+	sh -c "test \"\$(clearpagectl status | grep -c '^  4, H: the 4k, huge backend.s strategy')\" = $(nodes | wc -w)"
+check "status 1: node 1 alone" sh -c "out=\$(clearpagectl status 1) && echo \"\$out\" | grep -q '^node 1: ' && ! echo \"\$out\" | grep -q '^node 0'"
+check "status 1 --json: node 1 alone" sh -c "clearpagectl status 1 --json | grep -q '^{\"nodes\":\\[{\"node\":1,'"
+check "status 9: not a node, the nodes named (exit 2)" \
+	sh -c "out=\$(clearpagectl status 9 2>&1); test \$? -eq 2 && echo \"\$out\" | grep -q \"'9' is not a node .*; nodes: $(nodes | xargs)\""
+check "status: times are RFC 3339 with the zone" \
+	sh -c "clearpagectl status | grep -q '(last change: default, [0-9-]*T[0-9:]*[+-][0-9][0-9]:[0-9][0-9])\$'"
+check "list: every strategy, kernel here" \
+	sh -c "out=\$(clearpagectl list) && test \$(echo \"\$out\" | grep -cE '^[a-z_]+ +(yes|no) ') = 6 && echo \"\$out\" | grep -q '^kernel  *yes '"
+check "list --json: what this CPU has" sh -c "clearpagectl list --json | grep -q '{\"name\":\"rep_stosb\",\"non_temporal\":false,\"available\":true,'"
+check "help set, set --help: set's synopsis alone" \
+	sh -c "test \"\$(clearpagectl help set | head -n 1)\" = 'Usage: clearpagectl set NODE|all STRATEGY [--backend 4k|huge|all]' && test \"\$(clearpagectl set --help)\" = \"\$(clearpagectl help set)\""
 # clearpagectl check: one line per thing, its exit status the worst line's.
 clearpagectl check > /tmp/check.out; rc=$?
 sed 's/^/INFO: check: /' /tmp/check.out
@@ -52,7 +70,7 @@ check "check takes no arguments (usage, exit 2)" sh -c "clearpagectl check extra
 echo 0.0.1 > /tmp/oldversion
 if mount --bind /tmp/oldversion /sys/module/clearpage/version; then
 	check "status says an older loaded module needs a reload" sh -c "clearpagectl status | grep -q '^module: clearpage 0.0.1 loaded, the tools are $v: reload it'"
-	check "status --json marks an older module not current" sh -c "clearpagectl status --json | grep -q '\"module\":{\"version\":\"0.0.1\",\"tools\":\"$v\",\"current\":false}'"
+	check "status --json marks an older module not current" sh -c "clearpagectl status --json | grep -q '\"module\":{\"loaded\":true,\"version\":\"0.0.1\",\"tools\":\"$v\",\"current\":false}'"
 	umount /sys/module/clearpage/version
 else
 	fail "bind-mounting a version over /sys/module/clearpage/version"
@@ -207,4 +225,10 @@ check "nothing left after unload" test ! -e $CP -a ! -e /sys/kernel/livepatch/cl
 check "unload when not loaded exits 0" clearpagectl unload
 check "status without the module exits 3 with how to load it" \
 	sh -c "out=\$(clearpagectl status 2>&1); test \$? -eq 3 && echo \"\$out\" | grep -q \"modprobe clearpage\""
+check "status without the module still shows clearpaged's side and the module line" \
+	sh -c "clearpagectl status 2>/dev/null | grep -q '^clearpaged: not running' && clearpagectl status 2>/dev/null | grep -q '^module: not loaded: modprobe clearpage'"
+check "status --json without the module: no nodes, the module not loaded" \
+	sh -c "clearpagectl status --json 2>/dev/null | grep -q '^{\"nodes\":\\[\\],\"daemon\":{\"running\":false},\"module\":{\"loaded\":false,'"
+check "list without the module: availability unknown, exit 0" \
+	sh -c "clearpagectl list | grep -q '^kernel  *? '"
 check "monitor without the module exits 3" expect_exit 3 clearpagectl monitor --count 1
