@@ -266,11 +266,11 @@ static void print_probe(const struct cp_node_info *n)
 /* Each backend's touch probe, once it has loaded a line. */
 static void print_touch(const struct cp_node_info *n)
 {
-	char share[16] = "";
 	int b;
 
 	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
 		const struct cp_backend_info *be = &n->backend[b];
+		char share[16] = "";
 
 		if (!be->has_touch || !(be->touch_probed + be->touch_skipped))
 			continue;
@@ -350,33 +350,69 @@ static void backend_verdict(const struct cp_node_info *n, int b, char *buf,
  * The node's verdict, first: whether clearpaged decides its backends, and
  * if not, why.
  */
-static void print_verdict(const struct cp_node_info *n)
+static void node_verdict(const struct cp_node_info *n, char *buf,
+			 size_t size)
 {
 	char v[CLEARPAGE_BACKEND_COUNT][128];
 	int b;
 
+	if (daemon_state_error && daemon_state_error != -ENOENT) {
+		snprintf(buf, size, "node %u: unknown (clearpaged's state is unreadable, see above): 4k %s, huge %s",
+			 n->node,
+			 cp_strategy_name(n->backend[CLEARPAGE_BACKEND_4K].strategy),
+			 cp_strategy_name(n->backend[CLEARPAGE_BACKEND_HUGE].strategy));
+		return;
+	}
 	if (daemon_state_error || !daemon_alive) {
-		ctl_wrapped(8, "node %u: not managed (clearpaged is not running): 4k %s, huge %s",
-			    n->node,
-			    cp_strategy_name(n->backend[CLEARPAGE_BACKEND_4K].strategy),
-			    cp_strategy_name(n->backend[CLEARPAGE_BACKEND_HUGE].strategy));
+		snprintf(buf, size, "node %u: not managed (clearpaged is not running): 4k %s, huge %s",
+			 n->node,
+			 cp_strategy_name(n->backend[CLEARPAGE_BACKEND_4K].strategy),
+			 cp_strategy_name(n->backend[CLEARPAGE_BACKEND_HUGE].strategy));
 		return;
 	}
 	if (!daemon_state.attached) {
-		ctl_wrapped(8, "node %u: not managed yet: clearpaged is waiting for the module",
-			    n->node);
+		snprintf(buf, size, "node %u: not managed yet: clearpaged is waiting for the module",
+			 n->node);
 		return;
 	}
 	if (daemon_state.monitor_only) {
-		ctl_wrapped(8, "node %u: monitoring only (see clearpaged above)", n->node);
+		snprintf(buf, size, "node %u: monitoring only (see clearpaged above)",
+			 n->node);
 		return;
 	}
 	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
 		backend_verdict(n, b, v[b], sizeof(v[b]));
 	if (!strcmp(v[0], v[1]))
-		ctl_wrapped(8, "node %u: %s, 4k and huge", n->node, v[0]);
+		snprintf(buf, size, "node %u: %s, 4k and huge", n->node, v[0]);
 	else
-		ctl_wrapped(8, "node %u: 4k %s; huge %s", n->node, v[0], v[1]);
+		snprintf(buf, size, "node %u: 4k %s; huge %s", n->node, v[0],
+			 v[1]);
+}
+
+static void print_verdict(const struct cp_node_info *n)
+{
+	char verdict[512];
+
+	node_verdict(n, verdict, sizeof(verdict));
+	ctl_wrapped(8, "%s", verdict);
+}
+
+/*
+ * A count in at most @width characters: as it is while it fits, then in
+ * thousands, millions, ... with the suffix (the JSON has it exact).
+ */
+static const char *format_count(char *buf, size_t size, unsigned long long v,
+				int width)
+{
+	static const char suffix[] = "kMGTPE";
+	int i;
+
+	snprintf(buf, size, "%llu", v);
+	for (i = 0; (int)strlen(buf) > width && suffix[i]; i++) {
+		v /= 1000;
+		snprintf(buf, size, "%llu%c", v, suffix[i]);
+	}
+	return buf;
 }
 
 /* Per strategy: live clears and calibration, 80 columns, with a legend. */
@@ -391,6 +427,7 @@ static void print_counters(const struct cp_node_info *n, bool calibration_only)
 	for (i = 0; i < n->nr_strategies; i++) {
 		const struct cp_strategy_info *s = &n->strategies[i];
 		char cal[2][24] = { "-", "-" }, avg[2][24] = { "-", "-" };
+		char p4k[24], phuge[24], ranges[24];
 		bool on4k = s->strategy == n->backend[k4].strategy;
 		bool onhuge = s->strategy == n->backend[huge].strategy;
 
@@ -402,17 +439,17 @@ static void print_counters(const struct cp_node_info *n, bool calibration_only)
 				snprintf(avg[b], sizeof(avg[b]), "%llu",
 					 (unsigned long long)(s->sample_ns[b] /
 							      s->samples[b]));
-		printf("  %c%c %-10s %9llu %5s %10llu %6llu %6s %10s %10s\n",
+		printf("  %c%c %-10s %9s %5s %10s %6s %6s %10s %10s\n",
 		       !calibration_only && on4k ? '4' : ' ',
 		       !calibration_only && onhuge ? 'H' : ' ',
 		       cp_strategy_name(s->strategy),
-		       (unsigned long long)s->pages[k4], avg[k4],
-		       (unsigned long long)s->pages[huge],
-		       (unsigned long long)s->ranges_huge, avg[huge], cal[k4],
-		       cal[huge]);
+		       format_count(p4k, sizeof(p4k), s->pages[k4], 9), avg[k4],
+		       format_count(phuge, sizeof(phuge), s->pages[huge], 10),
+		       format_count(ranges, sizeof(ranges), s->ranges_huge, 6),
+		       avg[huge], cal[k4], cal[huge]);
 	}
 	if (!calibration_only)
-		printf("  4, H: the 4k, huge backend's strategy. PAGES: 4 KiB pages cleared.\n");
+		printf("  4, H: the 4k, huge backend's strategy. PAGES: 4 KiB pages cleared (k, M,\n  G: thousands, millions, billions).\n");
 	printf("  NS: ns per 4 KiB page, timed live; CAL: calibrated, hot/cold.\n");
 }
 
@@ -613,6 +650,13 @@ static void print_json(const struct cp_node_info *n, bool calibration_only)
 
 	printf("{\"node\":%u,\"counters\":%s", n->node,
 	       n->has_counters ? "true" : "false");
+	if (with_daemon) {
+		char verdict[512];
+
+		node_verdict(n, verdict, sizeof(verdict));
+		printf(",\"verdict\":");
+		print_json_string(verdict);
+	}
 	if (!n->has_counters) {
 		print_choices_json(n, calibration_only);
 		return;
@@ -761,17 +805,30 @@ void print_nodes(const struct cp_node_info *nodes, int count, bool json,
 }
 
 /* Without the module, what there is: clearpaged's side. */
-static void print_without_module(bool json)
+/*
+ * Without the module's nodes (-ENOENT: not loaded; another -errno: @what
+ * failed): what clearpaged says, and in JSON the error too, so a reader of
+ * stdout is never left with nothing. The reason goes to stderr as well.
+ */
+static void print_without_nodes(bool json, int err, const char *what)
 {
 	if (json) {
 		printf("{\"nodes\":[]");
 		print_daemon_json();
-		print_module_json(false);
+		print_module_json(err != -ENOENT);
+		if (err != -ENOENT) {
+			char error[256];
+
+			snprintf(error, sizeof(error), "%s: %s", what,
+				 strerror(-err));
+			printf(",\"error\":");
+			print_json_string(error);
+		}
 		printf("}\n");
 		return;
 	}
 	print_daemon_table();
-	print_module_table(false);
+	print_module_table(err != -ENOENT);
 }
 
 int cmd_status(int argc, char **argv, const struct ctl_options *o)
@@ -796,12 +853,14 @@ int cmd_status(int argc, char **argv, const struct ctl_options *o)
 	daemon_alive = !daemon_state_error &&
 		       (!kill(daemon_state.pid, 0) || errno == EPERM);
 	rc = cp_client_open(&client);
-	if (rc == -ENOENT)
-		print_without_module(o->json);
+	if (rc == -ENOENT || (rc && o->json))
+		print_without_nodes(o->json, rc, "connecting to the module");
 	if (rc)
 		return ctl_connect_failed(rc);
 	n = cp_dump_nodes(client, nodes, CP_MAX_NODES);
 	if (n < 0) {
+		if (o->json)
+			print_without_nodes(true, n, "reading nodes");
 		rc = ctl_fail(client, n, "reading nodes");
 		goto out;
 	}

@@ -106,7 +106,7 @@ static bool print_cpu_verdict(struct check *c,
 		allowlist_free(&list);
 		return true;
 	}
-	fprintf(c->out, "\n# This CPU: %s family %u model %u stepping %u: ",
+	fprintf(c->out, "\n# This CPU: %s family 0x%x model 0x%x stepping %u: ",
 		vendor, family, model, stepping);
 	entry = allowlist_match(&list, vendor, family, model, stepping);
 	if (entry) {

@@ -81,7 +81,7 @@ int main(int argc, char **argv)
 	bool check = false, lenient = false;
 	unsigned int warnings = 0;
 	const char *root = "";
-	char error[4096];
+	char error[4096] = "";
 	bool failed = false;
 	int c, i;
 
@@ -128,6 +128,9 @@ int main(int argc, char **argv)
 		if (!check)
 			return 1;
 		failed = true;
+		if (optind < argc)
+			fprintf(stderr,
+				"clearpaged: the installed configuration fails: the files below are checked on the built-in defaults instead\n");
 	}
 	/* Files to vet: on top of what is installed, every error of each. */
 	for (i = optind; i < argc; i++)

@@ -296,7 +296,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si,
 		     void *arg)
 {
 	struct manager *m = arg;
-	char error[4096], *line, *next;
+	char error[4096] = "", *line, *next;
 	int err;
 
 	(void)s;

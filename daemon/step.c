@@ -67,10 +67,35 @@ static void record_decision(struct backend_state *u, const char *action,
 }
 
 /*
+ * A set refused with -EBUSY: an administrator pinned the backend after the
+ * interval's dump. Said once, as on_module_event() says it, whichever sees
+ * the pin first, with the strategy the module has now.
+ */
+static void pin_seen(struct manager *m, unsigned int node, int backend,
+		     struct backend_state *u)
+{
+	struct cp_node_info now;
+
+	if (u->pinned)
+		return;
+	u->pinned = true;
+	u->pins_seen++;
+	if (cp_get_node(m->client, node, &now) == 0)
+		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
+			  "node %u pinned to %s by an administrator; leaving it alone (%s backend)",
+			  node, policy_strategy_name(now.backend[backend].strategy),
+			  cp_backend_name(backend));
+	else
+		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
+			  "node %u pinned by an administrator; leaving it alone (%s backend)",
+			  node, cp_backend_name(backend));
+}
+
+/*
  * The one place the daemon changes a backend: to @d's strategy, or per
  * folio with @d's pair (@d NULL: back to kernel), as the daemon's source.
- * A set refused with -EBUSY marks the backend pinned (the pin's event
- * follows); another failure is logged, "node N BACKEND: @what failed",
+ * A set refused with -EBUSY marks the backend pinned and says so once
+ * (pin_seen()); another failure is logged, "node N BACKEND: @what failed",
  * where @what is given. 0 or -errno.
  */
 int manager_set_backend(struct manager *m, unsigned int node, int backend,
@@ -87,7 +112,7 @@ int manager_set_backend(struct manager *m, unsigned int node, int backend,
 				      d ? d->to : CLEARPAGE_STRATEGY_KERNEL,
 				      CLEARPAGE_SOURCE_DAEMON);
 	if (err == -EBUSY)
-		u->pinned = true;
+		pin_seen(m, node, backend, u);
 	else if (err && what)
 		log_line(LOG_WARNING, "node %u %s: %s failed: %s %s", node,
 			 cp_backend_name(backend), what, strerror(-err),
@@ -120,16 +145,6 @@ static bool apply(struct manager *m, const struct cp_node_info *info,
 		 d->split ? "per folio with hot strategy " : "",
 		 policy_strategy_name(d->split ? d->split_hot : d->to));
 	err = manager_set_backend(m, info->node, backend, u, d, what);
-	if (err == -EBUSY) {
-		u->pins_seen++;
-		/* As on_module_event() says it, whichever sees the pin first. */
-		log_event(LOG_NOTICE, MESSAGE_ID_PIN_SEEN,
-			  "node %u pinned to %s by an administrator; leaving it alone (%s backend)",
-			  info->node,
-			  policy_strategy_name(info->backend[backend].strategy),
-			  cp_backend_name(backend));
-		return false;
-	}
 	if (err)
 		return false;
 	u->changed_by_us = true;
@@ -234,7 +249,7 @@ static void set_trials(struct manager *m, const struct cp_node_info *info,
 		return;
 	err = cp_set_trials(m->client, info->node, backend, trials);
 	if (err == -EBUSY) {
-		u->pinned = true;
+		pin_seen(m, info->node, backend, u);
 		return;
 	}
 	if (err)

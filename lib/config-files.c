@@ -72,7 +72,7 @@ static int apply_file(struct daemon_config *config, const char *path,
 		      config_warn_fn warn, void *warn_arg, char *error,
 		      size_t error_size, unsigned int *errors)
 {
-	char *text = NULL, message[4096];
+	char *text = NULL, message[4096] = "";
 	int err = config_read_text(path, &text, message, sizeof(message));
 
 	if (!err) {
@@ -105,8 +105,10 @@ int config_load_file(struct daemon_config *config, const char *path,
 	unsigned int errors = 0;
 	int err;
 
-	if (!next)
+	if (!next) {
+		snprintf(error, error_size, "%s: %s", path, strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	*next = *config;
 	err = apply_file(next, path, warn, warn_arg, error, error_size,
 			 &errors);
@@ -243,8 +245,11 @@ int config_load(struct daemon_config *config, const char *root,
 	};
 	int err;
 
-	if (!next)
+	if (!next) {
+		snprintf(error, error_size, "configuration: %s",
+			 strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	config_defaults(next);
 	snprintf(next->allowlist_dir, sizeof(next->allowlist_dir),
 		 "%s/etc/clearpaged/cpu-allowlist.d", root);

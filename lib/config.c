@@ -122,9 +122,32 @@ static int parse_strategy(const char *v, int *out)
 	return 0;
 }
 
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Digits with an optional fraction, "30", "1.5", ".5": no sign, no exponent. */
+static const char *parse_decimal(const char *s, double *out)
+{
+	double n = 0, scale = 1;
+	bool digits = false;
+
+	for (; *s >= '0' && *s <= '9'; s++, digits = true)
+		n = n * 10 + (*s - '0');
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++, digits = true) {
+			scale /= 10;
+			n += (*s - '0') * scale;
+		}
+	*out = n;
+	return digits ? s : NULL;
+}
+
 /*
  * A time span as systemd writes one (systemd.time(7)): a number of seconds,
- * or numbers each with a unit, "1min 30s", "500ms", "2h"; 0 or -EINVAL.
+ * or numbers each with a unit, "1min 30s", "500ms", ".5s", "2h"; 0 or
+ * -EINVAL.
  */
 static int parse_seconds(const char *v, double *out)
 {
@@ -132,52 +155,51 @@ static int parse_seconds(const char *v, double *out)
 		const char *unit;
 		double seconds;
 	} units[] = {
-		{ "usec", 1e-6 }, { "us", 1e-6 }, { "msec", 1e-3 }, { "ms", 1e-3 },
+		{ "nsec", 1e-9 }, { "ns", 1e-9 },
+		{ "usec", 1e-6 }, { "us", 1e-6 }, { "\xc2\xb5s", 1e-6 },
+		{ "\xce\xbcs", 1e-6 }, { "msec", 1e-3 }, { "ms", 1e-3 },
 		{ "seconds", 1 }, { "second", 1 }, { "sec", 1 }, { "s", 1 },
 		{ "minutes", 60 }, { "minute", 60 }, { "min", 60 }, { "m", 60 },
 		{ "hours", 3600 }, { "hour", 3600 }, { "hr", 3600 }, { "h", 3600 },
 		{ "days", 86400 }, { "day", 86400 }, { "d", 86400 },
+		{ "weeks", 604800 }, { "week", 604800 }, { "w", 604800 },
 	};
 	double total = 0;
-	char *end;
+	bool any = false;
 
-	errno = 0;
-	total = strtod(v, &end);
-	if (errno || end == v || !isfinite(total) || total < 0)
-		return -EINVAL;
-	if (!*end) {
-		*out = total;
-		return 0;
-	}
-	total = 0;
-	while (*v) {
-		double n;
+	for (;;) {
 		size_t i, len = 0;
+		double n, unit = 1;	/* a number alone is seconds */
+		const char *after;
 
-		while (*v == ' ')
+		while (is_blank(*v))
 			v++;
 		if (!*v)
 			break;
-		if (*v < '0' || *v > '9')	/* no sign, no bare unit */
+		v = parse_decimal(v, &n);
+		if (!v)			/* no sign, no bare unit */
 			return -EINVAL;
-		n = strtod(v, &end);
-		if (errno || end == v || !isfinite(n))
-			return -EINVAL;
-		v = end;
-		while (*v == ' ')
+		after = v;
+		while (is_blank(*v))
 			v++;
 		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 			len = strlen(units[i].unit);
 			if (!strncmp(v, units[i].unit, len) &&
-			    (v[len] == '\0' || v[len] == ' ' ||
+			    (!v[len] || is_blank(v[len]) || v[len] == '.' ||
 			     (v[len] >= '0' && v[len] <= '9')))
 				break;
 		}
-		if (i == sizeof(units) / sizeof(units[0]))
+		if (i < sizeof(units) / sizeof(units[0])) {
+			unit = units[i].seconds;
+			v += len;
+		} else if (*v && v == after) {	/* "1.5.5", "1x" */
 			return -EINVAL;
-		total += n * units[i].seconds;
-		v += len;
+		}
+		total += n * unit;
+		any = true;
 	}
+	if (!any || !isfinite(total))
+		return -EINVAL;
 	*out = total;
 	return 0;
 }
@@ -401,8 +423,10 @@ int config_parse(struct daemon_config *config, const char *path,
 	bool skip = false;	/* the keys of a section whose header is bad */
 	int node = -1;
 
-	if (!copy)
+	if (!copy) {
+		snprintf(error, error_size, "%s: %s", path, strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	/* Every line is read: each error is reported, not just the first. */
 	for (line = copy; line; line = next) {
 		char where[CONFIG_PATH_MAX + 32], message[512], *s, *eq, *name,

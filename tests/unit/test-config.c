@@ -176,6 +176,14 @@ static void test_time_spans_and_all_errors(void)
 		{ "1", 1 }, { "0.5", 0.5 }, { "1s", 1 }, { "500ms", 0.5 },
 		{ "2min", 120 }, { "1min 30s", 90 }, { "1h", 3600 },
 		{ "1min30s", 90 }, { "250 ms", 0.25 }, { "1 sec", 1 },
+		{ ".5s", 0.5 }, { "1.5min", 90 }, { "1min\t30s", 90 },
+		{ "500000\xc2\xb5s", 0.5 }, { "500000us", 0.5 },
+		{ " 2s ", 2 }, { "1s500ms", 1.5 },
+	};
+	/* What systemd refuses, strtod() would have taken. */
+	static const char *const refused[] = {
+		"0x1h", "1e1s", "inf", "nan", "+1s", "1 s s", "s", ".", "1..5s",
+		"1sx", "",
 	};
 	struct daemon_config c;
 	char error[2048], text[128];
@@ -190,6 +198,15 @@ static void test_time_spans_and_all_errors(void)
 		      fabs(c.interval - spans[i].seconds) < 1e-9,
 		      "Interval=%s is %g s (%g)", spans[i].value,
 		      spans[i].seconds, c.interval);
+	}
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		config_defaults(&c);
+		snprintf(text, sizeof(text), "[Daemon]\nInterval=%s\n",
+			 refused[i]);
+		CHECK(config_parse(&c, "t.conf", text, NULL, NULL, error,
+				   sizeof(error)) == -EINVAL &&
+		      strstr(error, "expected a time"),
+		      "Interval=%s is refused (%s)", refused[i], error);
 	}
 	config_defaults(&c);
 	CHECK(config_parse(&c, "t.conf",
