@@ -89,7 +89,7 @@ static int apply_file(struct daemon_config *config, const char *path,
 static int check_across(const struct daemon_config *config, char *error,
 			size_t error_size, unsigned int *errors)
 {
-	char message[1024];
+	char message[2 * CONFIG_PATH_MAX + 512] = "";
 	int err = config_check(config, message, sizeof(message));
 
 	if (err)
