@@ -114,6 +114,7 @@ void report_summary(struct manager *m, const struct cp_node_info *info,
 		    struct node_state *n);
 void report_savings(struct manager *m, int count);
 void report_state(struct manager *m, int count);
-void report_metrics(struct manager *m, int count, bool stopped);
+void report_metrics(struct manager *m, int count, bool stopped,
+		    bool failed);
 
 #endif /* CLEARPAGED_MANAGER_INTERNAL_H */

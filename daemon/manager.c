@@ -134,14 +134,14 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	int count, i;
 
 	if (!m->client && attach(m)) {
-		report_metrics(m, 0, false);
+		report_metrics(m, 0, false, false);
 		report_state(m, 0);
 		goto rearm;
 	}
 	count = cp_dump_nodes(m->client, m->infos, CP_MAX_NODES);
 	if (count < 0) {
 		detach(m, strerror(-count));
-		report_metrics(m, 0, false);
+		report_metrics(m, 0, false, false);
 		report_state(m, 0);
 		goto rearm;
 	}
@@ -165,7 +165,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 			manager_step_node(m, &m->infos[i], status, sizeof(status));
 	sd_notifyf(0, "STATUS=%s%s", m->monitor_only ? "monitoring only: " :
 			m->config.dry_run ? "dry run: " : "", status);
-	report_metrics(m, count, false);
+	report_metrics(m, count, false, false);
 	report_savings(m, count);
 	report_state(m, count);
 rearm:
@@ -498,7 +498,7 @@ int manager_run(const struct daemon_config *config, const char *config_root,
 	err = sd_event_loop(m->event);
 	restore(m);
 	/* Says it stopped; a crash leaves a time that is not renewed. */
-	report_metrics(m, 0, true);
+	report_metrics(m, 0, true, err < 0);
 	unlink(m->state_file);
 	log_line(LOG_INFO, "stopped");
 	manager_free(m);

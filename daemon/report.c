@@ -166,13 +166,34 @@ void report_state(struct manager *m, int count)
 	m->state_error = err;
 }
 
-/* MetricsFile=: every interval, whether attached or waiting. */
-void report_metrics(struct manager *m, int count, bool stopped)
+/* The loaded module's version into @buf; "" when none. */
+static const char *module_version(char *buf, size_t size)
+{
+	FILE *f = fopen("/sys/module/clearpage/version", "re");
+
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, size, f))
+			buf[0] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+	return buf;
+}
+
+/*
+ * MetricsFile=: every interval, whether attached or waiting; @stopped: the
+ * last write, @failed: on an error.
+ */
+void report_metrics(struct manager *m, int count, bool stopped, bool failed)
 {
 	static struct metrics_node nodes[CP_MAX_NODES];
+	char version[64];
 	struct timespec now;
 	struct metrics_daemon d = {
 		.stopped = stopped,
+		.failed = failed,
+		.version = CLEARPAGE_VERSION,
 		.attached = m->client != NULL,
 		.monitor_only = m->monitor_only,
 		.dry_run = m->config.dry_run,
@@ -184,6 +205,7 @@ void report_metrics(struct manager *m, int count, bool stopped)
 		return;
 	clock_gettime(CLOCK_REALTIME, &now);
 	d.now = now.tv_sec + now.tv_nsec / 1e9;
+	d.module_version = module_version(version, sizeof(version));
 	for (i = 0; m->client && i < count; i++) {
 		const struct node_state *st;
 

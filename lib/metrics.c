@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* clearpaged's Prometheus metrics; see metrics.h. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -285,29 +286,118 @@ static void per_node_probe(FILE *out, const struct metrics_node *nodes,
 	}
 }
 
+/* A label's value as the text format escapes it. */
+static void label_value(FILE *out, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fputc('\\', out);
+		if (*v == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*v, out);
+	}
+}
+
+/*
+ * One of the daemon's gauges, under its name and, for one release more,
+ * under the clearpaged_ name it had.
+ */
+static void daemon_gauge(FILE *out, const char *name, const char *old,
+			 const char *help, const char *format, ...)
+{
+	char v[64], old_help[160];
+	va_list ap;
+
+	va_start(ap, format);
+	vsnprintf(v, sizeof(v), format, ap);
+	va_end(ap);
+	family(out, name, "gauge", help);
+	fprintf(out, "%s %s\n", name, v);
+	snprintf(old_help, sizeof(old_help),
+		 "Deprecated name of %s (kept one release more).", name);
+	family(out, old, "gauge", old_help);
+	fprintf(out, "%s %s\n", old, v);
+}
+
+/*
+ * The module's latency histogram, a Prometheus histogram per node: the
+ * time per 4 KiB page of the timed clears, every backend and strategy. A
+ * bucket of the module holds the pages below its bound (the first, those
+ * below 64 ns); the sum is the timed clears' time, the count their pages.
+ */
+static void per_node_latency(FILE *out, const struct metrics_node *nodes,
+			     int count)
+{
+	const char *name = "clearpage_clear_page_latency_seconds";
+	int i, k, b, bucket;
+
+	family(out, name, "histogram",
+	       "Time per 4 KiB page of the timed clears (one in 2^sample_shift), per node, every backend and strategy; the module's log2 buckets from 64 ns.");
+	for (i = 0; i < count; i++) {
+		const struct cp_node_info *n = nodes[i].info;
+		uint64_t below = 0, ns = 0;
+
+		for (bucket = 0; bucket < CLEARPAGE_LATENCY_BUCKETS - 1;
+		     bucket++) {
+			below += n->latency[bucket];
+			fprintf(out, "%s_bucket{node=\"%u\",le=\"%.9g\"} %llu\n",
+				name, n->node,
+				(double)(1ULL << (CLEARPAGE_LATENCY_FIRST_SHIFT +
+						  bucket)) / 1e9,
+				(unsigned long long)below);
+		}
+		below += n->latency[CLEARPAGE_LATENCY_BUCKETS - 1];
+		fprintf(out, "%s_bucket{node=\"%u\",le=\"+Inf\"} %llu\n", name,
+			n->node, (unsigned long long)below);
+		for (k = 0; k < n->nr_strategies; k++)
+			for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+				ns += n->strategies[k].sample_ns[b];
+		fprintf(out, "%s_sum{node=\"%u\"} ", name, n->node);
+		value(out, ns / 1e9);
+		/* The timed pages, as the buckets count them. */
+		fprintf(out, "%s_count{node=\"%u\"} %llu\n", name, n->node,
+			(unsigned long long)below);
+	}
+}
+
 void metrics_format(FILE *out, const struct metrics_daemon *d,
 		    const struct metrics_node *nodes, int count)
 {
 	int i, k, b;
 
-	family(out, "clearpaged_up", "gauge",
-	       "1 while clearpaged runs; 0 written as it stops. A 1 that is not renewed (clearpaged_last_update_timestamp_seconds) is a daemon that died.");
-	fprintf(out, "clearpaged_up %d\n", !d->stopped);
-	family(out, "clearpaged_last_update_timestamp_seconds", "gauge",
-	       "When clearpaged last wrote this file (every interval while it runs), in seconds since the epoch.");
-	fprintf(out, "clearpaged_last_update_timestamp_seconds %.3f\n", d->now);
-	family(out, "clearpaged_module_attached", "gauge",
-	       "1 when the clearpage module is loaded and clearpaged is attached to it.");
-	fprintf(out, "clearpaged_module_attached %d\n", d->attached);
-	family(out, "clearpaged_monitor_only", "gauge",
-	       "1 when the CPU is not on the allowlist and clearpaged only monitors.");
-	fprintf(out, "clearpaged_monitor_only %d\n", d->monitor_only);
-	family(out, "clearpaged_dry_run", "gauge",
-	       "1 when clearpaged decides but changes nothing (DryRun=yes).");
-	fprintf(out, "clearpaged_dry_run %d\n", d->dry_run);
-	family(out, "clearpaged_cache_miss_counters", "gauge",
-	       "1 when LLC miss counters from the PMU are in use.");
-	fprintf(out, "clearpaged_cache_miss_counters %d\n", d->pmu);
+	daemon_gauge(out, "clearpage_daemon_up", "clearpaged_up",
+		     "1 while clearpaged runs; 0 written as it stops. A 1 that is not renewed (clearpage_daemon_last_update_timestamp_seconds) is a daemon that died.",
+		     "%d", !d->stopped);
+	daemon_gauge(out, "clearpage_daemon_last_update_timestamp_seconds",
+		     "clearpaged_last_update_timestamp_seconds",
+		     "When clearpaged last wrote this file (every interval while it runs), in seconds since the epoch.",
+		     "%.3f", d->now);
+	family(out, "clearpage_daemon_failed", "gauge",
+	       "1 when clearpaged stopped on an error (written as it stops); 0 while it runs and after a stop asked for (systemctl stop).");
+	fprintf(out, "clearpage_daemon_failed %d\n", d->stopped && d->failed);
+	daemon_gauge(out, "clearpage_daemon_module_attached",
+		     "clearpaged_module_attached",
+		     "1 when the clearpage module is loaded and clearpaged is attached to it.",
+		     "%d", d->attached);
+	daemon_gauge(out, "clearpage_daemon_monitor_only",
+		     "clearpaged_monitor_only",
+		     "1 when clearpaged only monitors: the CPU is not on the allowlist, or the allowlist cannot be read.",
+		     "%d", d->monitor_only);
+	daemon_gauge(out, "clearpage_daemon_dry_run", "clearpaged_dry_run",
+		     "1 when clearpaged decides but changes nothing (DryRun=yes).",
+		     "%d", d->dry_run);
+	daemon_gauge(out, "clearpage_daemon_cache_miss_counters_in_use",
+		     "clearpaged_cache_miss_counters",
+		     "1 when clearpaged reads LLC miss counters from the PMU, 0 when it decides without them.",
+		     "%d", d->pmu);
+	family(out, "clearpage_build_info", "gauge",
+	       "1, labelled with clearpaged's version and the loaded module's (empty: not loaded, or a module without one).");
+	fputs("clearpage_build_info{version=\"", out);
+	label_value(out, d->version ? d->version : "");
+	fputs("\",module_version=\"", out);
+	label_value(out, d->module_version ? d->module_version : "");
+	fputs("\"} 1\n", out);
 	if (!count)
 		return;
 
@@ -345,17 +435,29 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 	per_backend(out, nodes, count, "clearpage_clear_seconds_per_page", "gauge",
 		    "Mean time per page of the timed clears of the last interval with the backend's strategy (NaN: none).",
 		    seconds_per_page_of);
-	per_backend(out, nodes, count, "clearpaged_switches_total", "counter",
+	per_backend(out, nodes, count, "clearpage_daemon_switches_total", "counter",
 		    "Strategy switches clearpaged made on the node's backend since it started.",
 		    switches_of);
-	per_backend(out, nodes, count, "clearpaged_reverts_total", "counter",
+	per_backend(out, nodes, count, "clearpaged_switches_total", "counter",
+		    "Deprecated name of clearpage_daemon_switches_total (kept one release more).",
+		    switches_of);
+	per_backend(out, nodes, count, "clearpage_daemon_reverts_total", "counter",
 		    "Switches clearpaged reverted on the node's backend because they did worse.",
 		    reverts_of);
-	per_backend(out, nodes, count, "clearpaged_pins_seen_total", "counter",
+	per_backend(out, nodes, count, "clearpaged_reverts_total", "counter",
+		    "Deprecated name of clearpage_daemon_reverts_total (kept one release more).",
+		    reverts_of);
+	per_backend(out, nodes, count, "clearpage_daemon_pins_seen_total", "counter",
 		    "Administrator pins clearpaged saw on the node's backend.",
 		    pins_seen_of);
-	per_backend(out, nodes, count, "clearpaged_slower_returns_total", "counter",
+	per_backend(out, nodes, count, "clearpaged_pins_seen_total", "counter",
+		    "Deprecated name of clearpage_daemon_pins_seen_total (kept one release more).",
+		    pins_seen_of);
+	per_backend(out, nodes, count, "clearpage_daemon_slower_returns_total", "counter",
 		    "Returns to kernel because the node's backend's strategy was slower than the kernel's routine over the window.",
+		    slower_returns_of);
+	per_backend(out, nodes, count, "clearpaged_slower_returns_total", "counter",
+		    "Deprecated name of clearpage_daemon_slower_returns_total (kept one release more).",
 		    slower_returns_of);
 	per_backend(out, nodes, count, "clearpage_kernel_estimate_seconds_total", "counter",
 		    "Time the kernel's own routine would have taken to clear the pages the node's backend cleared since clearpaged attached, estimated interval by interval from the live baseline.",
@@ -383,6 +485,7 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 			 helpers_not_started_of);
 	per_node_probe(out, nodes, count);
 	per_backend_touch(out, nodes, count);
+	per_node_latency(out, nodes, count);
 }
 
 struct metrics_args {

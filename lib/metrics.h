@@ -4,8 +4,11 @@
  * node_exporter's textfile collector: per node, backend and strategy pages
  * cleared and sampled clear time, and per node and backend the current
  * strategy, pin, cold fraction, last measured ns/page, and the daemon's
- * switches, reverts and pins seen. Written to a temporary file in the same directory and renamed
- * over the old one, so a reader never sees half a file.
+ * switches, reverts and pins seen; per node the latency histogram; the
+ * daemon's state and build_info. One prefix, clearpage_; the daemon's
+ * former clearpaged_ names are written beside theirs one release more. Written
+ * to a temporary file in the same directory and renamed over the old one,
+ * so a reader never sees half a file.
  */
 #ifndef CLEARPAGED_METRICS_H
 #define CLEARPAGED_METRICS_H
@@ -40,6 +43,9 @@ struct metrics_daemon {
 	bool monitor_only;
 	bool dry_run;
 	bool pmu;			/* cache-miss counters in use */
+	bool failed;			/* with stopped: on an error */
+	const char *version;		/* clearpaged's, for build_info */
+	const char *module_version;	/* the loaded module's; NULL: none */
 };
 
 void metrics_format(FILE *out, const struct metrics_daemon *daemon,

@@ -167,6 +167,24 @@ for kernel in $kernels; do
 	fi
 done
 
+# The dashboard's and the cookbook's queries on the metrics file clearpaged
+# wrote in the daemon suite (it prints it between markers).
+q_log=$logs/queries.log
+daemon_log=$logs/$newest-daemon.log
+if [ -f "$daemon_log" ]; then
+	tr -d '\r' <"$daemon_log" | sed -n '/^CPVM-METRICS-BEGIN$/,/^CPVM-METRICS-END$/p' |
+		grep -E '^(#|clearpage)' >"$logs/vm-metrics.prom"
+	if "$top/tests/prometheus/test-queries.sh" "$logs/vm-metrics.prom" \
+		"$top/conf/clearpage-dashboard.json" "$top/doc/monitoring.md" \
+		"${CLEARPAGE_CACHE:-/var/cache/clearpage-tests}/prometheus/usr/bin" >"$q_log" 2>&1; then
+		echo "PASS: the dashboard's and the cookbook's queries on a VM's metrics: $(tail -n 1 "$q_log")"
+		passed=$((passed + 1))
+	else
+		echo "FAILED: the dashboard's and the cookbook's queries on a VM's metrics, see $q_log"
+		failure "queries on a VM's metrics: $(grep -m 3 -E '^(FAIL|SKIP)' "$q_log" | tr '\n' '|')"
+	fi
+fi
+
 # DKMS: the module registers, builds and is removed again for each kernel,
 # those only built for included (Debian 13's own 6.12: kernel_build_only),
 # which also get both variants built as the VM suites' kernels do.
@@ -287,8 +305,8 @@ pkg_check "no package loads the module at boot (no modules-load.d file)" \
 	sh -c "list=\$(for deb in '$pkgdir'/*.deb; do dpkg -c \"\$deb\" || exit 1; done) && test -n \"\$list\" && ! echo \"\$list\" | grep -q modules-load.d"
 pkg_check "clearpaged ships the daemon, CLI, unit, config, catalog and man pages" \
 	sh -c "dpkg -c '$pkgdir'/clearpaged_*_amd64.deb | grep -c -e usr/sbin/clearpaged -e usr/sbin/clearpagectl -e clearpaged.service -e usr/lib/clearpaged/clearpaged.conf -e clearpaged.catalog -e man8/clearpaged.8 -e man5/clearpaged.conf.5 -e man4/clearpage.4 | grep -qx 8"
-pkg_check "clearpaged ships README and the operations, ABI and design pages in /usr/share/doc/clearpaged" \
-	sh -c "dpkg -c '$pkgdir'/clearpaged_*_amd64.deb | grep -c -e 'usr/share/doc/clearpaged/README.md' -e 'usr/share/doc/clearpaged/operations.md' -e 'usr/share/doc/clearpaged/abi.md' -e 'usr/share/doc/clearpaged/design.md' | grep -qx 4"
+pkg_check "clearpaged ships README and the operations, monitoring, ABI and design pages in /usr/share/doc/clearpaged, and the Grafana dashboard" \
+	sh -c "dpkg -c '$pkgdir'/clearpaged_*_amd64.deb | grep -c -e 'usr/share/doc/clearpaged/README.md' -e 'usr/share/doc/clearpaged/operations.md' -e 'usr/share/doc/clearpaged/monitoring.md' -e 'usr/share/doc/clearpaged/abi.md' -e 'usr/share/doc/clearpaged/design.md' -e 'usr/share/clearpaged/grafana/clearpage-dashboard.json' | grep -qx 6"
 echo "CPVM-SUMMARY: $pkg_passed passed, $pkg_failed failed, 0 skipped" >>"$pkg_log"
 [ $pkg_failed = 0 ] || failure "packages: $(fails "$pkg_log")"
 

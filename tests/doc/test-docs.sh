@@ -92,8 +92,8 @@ done <"$out/cmds"
 # Metrics: NAME{LABELS} from the program, as clearpaged.conf(5) writes them.
 "$metrics" --dump | awk '
 	/^# TYPE/ { want = 1; next }
-	want && /^[a-z]/ { l = $1; sub(/ .*/, "", l); gsub(/="[^"]*"/, "", l); print l; want = 0 }' >"$out/prog"
-text "$man/clearpaged.conf.5" | grep -o 'clearpaged\?_[a-z_]*\({[a-z,]*}\)\?' |
+	want && /^[a-z]/ { l = $1; sub(/ .*/, "", l); gsub(/="([^"\\]|\\.)*"/, "", l); print l; want = 0 }' >"$out/prog"
+text "$man/clearpaged.conf.5" | grep -o 'clearpaged\?_[a-z_]*\({[a-z_,]*}\)\?' |
 	grep -v '_$' >"$out/man"
 same "metrics and their labels in the program and clearpaged.conf(5)" "$out/prog" "$out/man"
 

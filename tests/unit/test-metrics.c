@@ -51,6 +51,8 @@ int main(int argc, char **argv)
 		  .has_helpers = true, .helpers = 3, .helped_folios = 4,
 		  .helper_pages = 700000, .helpers_started = 10,
 		  .helpers_not_started = 2,
+		  /* below 128 ns: 24 pages; below 256 ns: 70 */
+		  .latency = { 0, 24, 70 },
 		  .backend = {
 			[CLEARPAGE_BACKEND_4K] = {
 				.strategy = CLEARPAGE_STRATEGY_MOVNTI,
@@ -92,7 +94,9 @@ int main(int argc, char **argv)
 		  .unit = { { .cold_fraction = -1 },
 			    { .cold_fraction = -1, .pins_seen = 2 } } },
 	};
-	struct metrics_daemon d = { .attached = true, .now = 1764600000.25 };
+	struct metrics_daemon d = { .attached = true, .now = 1764600000.25,
+				    .version = "9.8.7",
+				    .module_version = "9.8.\"6" };
 	char dir[] = "/tmp/test-metrics-XXXXXX", path[256], cmd[1024];
 	const char *promtool_dir = argc > 1 ? argv[1] : "";
 	struct stat st;
@@ -125,10 +129,10 @@ int main(int argc, char **argv)
 	      strstr(text, "clearpage_cold_fraction{node=\"1\",backend=\"4k\"} NaN\n") &&
 	      strstr(text, "clearpage_clear_seconds_per_page{node=\"1\",backend=\"huge\"} NaN\n"),
 	      "cold fraction, NaN when unknown");
-	CHECK(strstr(text, "clearpaged_switches_total{node=\"0\",backend=\"4k\"} 3\n") &&
-	      strstr(text, "clearpaged_switches_total{node=\"0\",backend=\"huge\"} 5\n") &&
-	      strstr(text, "clearpaged_reverts_total{node=\"0\",backend=\"4k\"} 1\n") &&
-	      strstr(text, "clearpaged_pins_seen_total{node=\"1\",backend=\"huge\"} 2\n") &&
+	CHECK(strstr(text, "clearpage_daemon_switches_total{node=\"0\",backend=\"4k\"} 3\n") &&
+	      strstr(text, "clearpage_daemon_switches_total{node=\"0\",backend=\"huge\"} 5\n") &&
+	      strstr(text, "clearpage_daemon_reverts_total{node=\"0\",backend=\"4k\"} 1\n") &&
+	      strstr(text, "clearpage_daemon_pins_seen_total{node=\"1\",backend=\"huge\"} 2\n") &&
 	      strstr(text, "clearpage_reference_pages_total{node=\"0\",backend=\"4k\"} 77\n"),
 	      "switches, reverts, pins seen, reference pages per backend");
 	CHECK(strstr(text, "# TYPE clearpage_gigantic_helpers gauge\n") &&
@@ -153,20 +157,55 @@ int main(int argc, char **argv)
 	      strstr(text, "clearpage_touch_lines_total{node=\"0\",backend=\"4k\",verdict=\"skipped\"} 3\n") &&
 	      !strstr(text, "backend=\"huge\",verdict=\"cached\""),
 	      "the touch probe per node and backend, only where the module has one");
-	CHECK(strstr(text, "clearpaged_module_attached 1\n") != NULL,
+	CHECK(strstr(text, "clearpage_daemon_module_attached 1\n") != NULL,
 	      "module attached");
-	CHECK(strstr(text, "clearpaged_up 1\n") &&
-	      strstr(text, "clearpaged_last_update_timestamp_seconds 1764600000.250\n"),
+	CHECK(strstr(text, "clearpage_daemon_up 1\n") &&
+	      strstr(text, "clearpage_daemon_last_update_timestamp_seconds 1764600000.250\n") &&
+	      strstr(text, "clearpage_daemon_failed 0\n"),
 	      "running, and when it last wrote");
+	/* One release more, the daemon's former names beside the new ones. */
+	CHECK(strstr(text, "# TYPE clearpaged_up gauge\nclearpaged_up 1\n") &&
+	      strstr(text, "clearpaged_last_update_timestamp_seconds 1764600000.250\n") &&
+	      strstr(text, "clearpaged_module_attached 1\n") &&
+	      strstr(text, "clearpaged_cache_miss_counters 0\n") &&
+	      strstr(text, "clearpaged_switches_total{node=\"0\",backend=\"4k\"} 3\n") &&
+	      strstr(text, "clearpaged_pins_seen_total{node=\"1\",backend=\"huge\"} 2\n") &&
+	      strstr(text, "# HELP clearpaged_switches_total Deprecated name of clearpage_daemon_switches_total"),
+	      "the former clearpaged_ names, marked deprecated");
+	CHECK(strstr(text, "# TYPE clearpage_build_info gauge\n") &&
+	      strstr(text, "clearpage_build_info{version=\"9.8.7\",module_version=\"9.8.\\\"6\"} 1\n"),
+	      "build_info with both versions, a label value escaped");
+	/*
+	 * The histogram: node 0's 4k movnti and huge samples in buckets, the
+	 * counts cumulative, +Inf the total, the sum the timed clears' time.
+	 */
+	CHECK(strstr(text, "# TYPE clearpage_clear_page_latency_seconds histogram\n") &&
+	      strstr(text, "clearpage_clear_page_latency_seconds_bucket{node=\"0\",le=\"6.4e-08\"} 0\n") &&
+	      strstr(text, "clearpage_clear_page_latency_seconds_bucket{node=\"0\",le=\"1.28e-07\"} 24\n") &&
+	      strstr(text, "clearpage_clear_page_latency_seconds_bucket{node=\"0\",le=\"2.56e-07\"} 94\n") &&
+	      strstr(text, "clearpage_clear_page_latency_seconds_bucket{node=\"0\",le=\"0.002097152\"} 94\n") &&
+	      strstr(text, "clearpage_clear_page_latency_seconds_bucket{node=\"0\",le=\"+Inf\"} 94\n") &&
+	      strstr(text, "clearpage_clear_page_latency_seconds_sum{node=\"0\"} 2.12e-05\n") &&
+	      strstr(text, "clearpage_clear_page_latency_seconds_count{node=\"0\"} 94\n") &&
+	      strstr(text, "clearpage_clear_page_latency_seconds_count{node=\"1\"} 0\n"),
+	      "the latency histogram per node, in seconds per 4 KiB page");
 	d.stopped = true;
 	format(&d, NULL, 0);
-	CHECK(strstr(text, "clearpaged_up 0\n") &&
+	CHECK(strstr(text, "clearpage_daemon_up 0\n") &&
+	      strstr(text, "clearpage_daemon_failed 0\n") &&
 	      !strstr(text, "clearpage_pages_cleared_total"),
 	      "the last write as it stops: not running, no per-node series");
+	d.failed = true;
+	format(&d, NULL, 0);
+	CHECK(strstr(text, "clearpage_daemon_up 0\n") &&
+	      strstr(text, "clearpage_daemon_failed 1\n"),
+	      "a stop on an error says so");
 	d.stopped = false;
+	d.failed = false;
 	d.attached = false;
 	format(&d, NULL, 0);
-	CHECK(strstr(text, "clearpaged_module_attached 0\n") &&
+	CHECK(strstr(text, "clearpage_daemon_module_attached 0\n") &&
+	      strstr(text, "clearpage_build_info{") &&
 	      !strstr(text, "clearpage_pages_cleared_total"),
 	      "waiting for the module: the daemon's gauges only");
 

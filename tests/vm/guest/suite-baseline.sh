@@ -59,7 +59,7 @@ check "node 1 4k, pinned: a warning, no change" \
 	wait_log "node 1 4k: rep_stosb cost [0-9]* ns/page, the kernel's routine [0-9]* ns/page over the last [0-9]* s (+[0-9]*%): pinned by an administrator: leaving it"
 check "node 1 4k still runs rep_stosb" test "$(backend_strategy 1 4k)" = rep_stosb
 check "the metrics count the returns" \
-	grep -qx 'clearpaged_slower_returns_total{node="0",backend="4k"} 1' $PROM
+	grep -qx 'clearpage_daemon_slower_returns_total{node="0",backend="4k"} 1' $PROM
 # The node's total sums a certain 4k loss and a huge backend's result
 # within its noise, so only the 4k part's sign is asked for.
 check "a savings summary is logged, 4k's part negative" \
@@ -82,7 +82,7 @@ phuge=$(awk '$1 == "clearpage_saved_seconds{node=\"0\",backend=\"huge\"}" { prin
 line=$(grep "node 0 saved" $DLOG | tail -n 1)
 l4k=$(echo "$line" | sed -n 's/.*: 4k \(-*[0-9.]*\) s.*/\1/p')
 lhuge=$(echo "$line" | sed -n 's/.*, huge \(-*[0-9.]*\) s.*/\1/p')
-info "metrics: $(grep -E '^clearpage(d_slower_returns_total|_kernel_estimate_seconds_total|_clear_estimate_seconds_total|_saved_seconds|_saved_uncertainty_seconds)\{node="0"' $PROM | tr '\n' '|')"
+info "metrics: $(grep -E '^clearpage(_daemon_slower_returns_total|_kernel_estimate_seconds_total|_clear_estimate_seconds_total|_saved_seconds|_saved_uncertainty_seconds)\{node="0"' $PROM | tr '\n' '|')"
 info "clearpagectl status: $(clearpagectl status | grep -E '^node|saved' | tr '\n' '|')"
 info "node 0 saved: clearpagectl 4k $j4k ns, huge $jhuge ns; metrics 4k $p4k ns, huge $phuge ns; log: $line"
 check "clearpagectl status shows the savings" \

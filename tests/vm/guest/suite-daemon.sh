@@ -25,7 +25,7 @@ clearpaged > $DLOG 2>&1 &
 daemon=$!
 check "starts without the module and waits for it" wait_log "waiting for it (modprobe clearpage)"
 check "MetricsFile: written while waiting, module not attached" \
-	sh -c "sleep 0.5; grep -qx 'clearpaged_module_attached 0' /tmp/metrics/clearpage.prom"
+	sh -c "sleep 0.5; grep -qx 'clearpage_daemon_module_attached 0' /tmp/metrics/clearpage.prom"
 load_module clearpage
 check "attaches when the module is loaded" wait_log "attached to the clearpage module"
 check "an unlisted CPU is monitored only, and the log names the override" \
@@ -43,12 +43,25 @@ check "the configured pin is applied" wait_log "node 1 pinned to movq by the con
 check "node 1 runs movq, pinned" test "$(current_strategy 1):$(cat $CP/node1/pinned)" = movq:1
 sleep 0.5
 check "MetricsFile: per-node state, as the module reports it" sh -c \
-	"grep -qx 'clearpaged_module_attached 1' /tmp/metrics/clearpage.prom &&
+	"grep -qx 'clearpage_daemon_module_attached 1' /tmp/metrics/clearpage.prom &&
+	 grep -qx 'clearpaged_module_attached 1' /tmp/metrics/clearpage.prom &&
 	 grep -qx 'clearpage_strategy{node=\"1\",backend=\"huge\",strategy=\"movq\"} 1' /tmp/metrics/clearpage.prom &&
 	 grep -qx 'clearpage_strategy{node=\"1\",backend=\"4k\",strategy=\"movq\"} 1' /tmp/metrics/clearpage.prom &&
 	 grep -qx 'clearpage_pinned{node=\"1\",backend=\"huge\"} 1' /tmp/metrics/clearpage.prom &&
 	 grep -q '^clearpage_pages_cleared_total{node=\"0\",backend=\"huge\",strategy=\"kernel\"} [0-9]' /tmp/metrics/clearpage.prom"
 check "MetricsFile: no temporary file left behind" test "$(ls -A /tmp/metrics)" = clearpage.prom
+check "MetricsFile: build_info names the loaded module's version" \
+	grep -qx "clearpage_build_info{version=\"$(clearpaged --version | cut -d' ' -f2)\",module_version=\"$(cat /sys/module/clearpage/version)\"} 1" /tmp/metrics/clearpage.prom
+check "MetricsFile: the latency histogram, its +Inf bucket its count" sh -c \
+	"inf=\$(sed -n 's/^clearpage_clear_page_latency_seconds_bucket{node=\"0\",le=\"+Inf\"} //p' /tmp/metrics/clearpage.prom) &&
+	 [ -n \"\$inf\" ] && grep -qx \"clearpage_clear_page_latency_seconds_count{node=\\\"0\\\"} \$inf\" /tmp/metrics/clearpage.prom"
+# For the host: a healthy status as an administrator reads it, and the
+# metrics file the dashboard's queries run against (tests/run-all.sh).
+clearpagectl status > /tmp/status.txt 2>&1
+sed 's/^/CPVM-STATUS| /' /tmp/status.txt
+echo CPVM-METRICS-BEGIN
+cat /tmp/metrics/clearpage.prom
+echo CPVM-METRICS-END
 # Emulated CPUs have no cache timing. Node 0's huge backend runs kernel,
 # calibrated as the kernel clears (its walk of the folio), whose emulated
 # cost is the same hot and cold: the policy cannot tell the cold fraction and
@@ -105,6 +118,9 @@ kill -TERM $daemon
 wait $daemon
 check "SIGTERM stops it cleanly (exit 0)" test $? -eq 0
 check "the log says so" wait_log "stopped"
+check "MetricsFile: a stop asked for is not a failure (no alert)" sh -c \
+	"grep -qx 'clearpage_daemon_up 0' /tmp/metrics/clearpage.prom &&
+	 grep -qx 'clearpage_daemon_failed 0' /tmp/metrics/clearpage.prom"
 check "node 1 keeps the administrator's configured pin" test "$(current_strategy 1)" = movq
 
 clearpaged --dry-run > /tmp/dry.log 2>&1 &
