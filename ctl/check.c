@@ -298,15 +298,27 @@ static int init_on_alloc(const char *release, const char **how)
 static void check_pages(const char *release)
 {
 	char thp[128] = "", nr[32] = "0", *b, *e;
+	unsigned int major = 0, minor = 0;
 	const char *how = "";
 	int ioa = init_on_alloc(release, &how);
-	bool thp_off;
+	bool thp_off, thp_prezeroed;
 
+	/*
+	 * With init_on_alloc=1 the allocator zeroes 4 KiB pages, and before
+	 * 7.x THP too: the module leaves a folio already zeroed alone
+	 * (backend_huge.c); 7.x's allocator clear is the module's own
+	 * (backend_alloc.c). hugetlb and fallocate pages it clears on all.
+	 */
+	sscanf(release, "%u.%u", &major, &minor);
+	thp_prezeroed = ioa == 1 && major < 7;
 	if (ioa < 0)
 		add(WARN, "init_on_alloc", "unknown (no module loaded, not on the command line, no /boot/config-%s): which pages clearpage clears depends on it",
 		    release);
+	else if (thp_prezeroed)
+		add(OK, "init_on_alloc", "1 (%s): on %u.%u clearpage clears hugetlb pages only; the allocator zeroes every 4 KiB page and THP (init_on_alloc=0 on the command line lets clearpage clear those too)",
+		    how, major, minor);
 	else if (ioa)
-		add(OK, "init_on_alloc", "1 (%s): clearpage clears huge pages only; the allocator zeroes every 4 KiB page (init_on_alloc=0 on the command line lets clearpage clear those too)",
+		add(OK, "init_on_alloc", "1 (%s): clearpage clears huge pages only (hugetlb and THP); the allocator zeroes every 4 KiB page (init_on_alloc=0 on the command line lets clearpage clear those too)",
 		    how);
 	else
 		add(OK, "init_on_alloc", "0 (%s): clearpage clears 4 KiB faults and huge pages",
@@ -322,7 +334,15 @@ static void check_pages(const char *release)
 	}
 	ctl_read_line("/proc/sys/vm/nr_hugepages", nr, sizeof(nr));
 	thp_off = strcmp(thp, "always") && strcmp(thp, "madvise");
-	if (thp_off && !strcmp(nr, "0"))
+	if (thp_prezeroed && !strcmp(nr, "0"))
+		add(WARN, "huge-pages",
+		    "THP %s, but the allocator zeroes it here (init_on_alloc=1 on %u.%u), and no hugetlb pages (vm.nr_hugepages): clearpage does nothing here",
+		    thp, major, minor);
+	else if (thp_prezeroed)
+		add(OK, "huge-pages",
+		    "THP %s (zeroed by the allocator: init_on_alloc=1 on %u.%u), %s hugetlb pages (vm.nr_hugepages)",
+		    thp, major, minor, nr);
+	else if (thp_off && !strcmp(nr, "0"))
 		add(ioa == 0 ? OK : WARN, "huge-pages",
 		    "THP %s, no hugetlb pages: no huge page to clear%s", thp,
 		    ioa == 0 ? "" : ", and with init_on_alloc=1 nothing else: clearpage does nothing here");

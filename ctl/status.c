@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "savings-file.h"
 #include "state-file.h"
@@ -357,7 +358,7 @@ static void node_verdict(const struct cp_node_info *n, char *buf,
 	int b;
 
 	if (daemon_state_error && daemon_state_error != -ENOENT) {
-		snprintf(buf, size, "node %u: unknown (clearpaged's state is unreadable, see above): 4k %s, huge %s",
+		snprintf(buf, size, "node %u: unknown (clearpaged's state is unreadable): 4k %s, huge %s",
 			 n->node,
 			 cp_strategy_name(n->backend[CLEARPAGE_BACKEND_4K].strategy),
 			 cp_strategy_name(n->backend[CLEARPAGE_BACKEND_HUGE].strategy));
@@ -449,7 +450,7 @@ static void print_counters(const struct cp_node_info *n, bool calibration_only)
 		       avg[huge], cal[k4], cal[huge]);
 	}
 	if (!calibration_only)
-		printf("  4, H: the 4k, huge backend's strategy. PAGES: 4 KiB pages cleared (k, M,\n  G: thousands, millions, billions).\n");
+		printf("  4, H: the 4k, huge backend's strategy. PAGES: 4 KiB pages cleared (k, M,\n  G, T: thousands, millions, billions, trillions).\n");
 	printf("  NS: ns per 4 KiB page, timed live; CAL: calibrated, hot/cold.\n");
 }
 
@@ -815,7 +816,7 @@ static void print_without_nodes(bool json, int err, const char *what)
 	if (json) {
 		printf("{\"nodes\":[]");
 		print_daemon_json();
-		print_module_json(err != -ENOENT);
+		print_module_json(access("/sys/module/clearpage", F_OK) == 0);
 		if (err != -ENOENT) {
 			char error[256];
 
@@ -828,7 +829,7 @@ static void print_without_nodes(bool json, int err, const char *what)
 		return;
 	}
 	print_daemon_table();
-	print_module_table(err != -ENOENT);
+	print_module_table(access("/sys/module/clearpage", F_OK) == 0);
 }
 
 int cmd_status(int argc, char **argv, const struct ctl_options *o)

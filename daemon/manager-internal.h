@@ -116,5 +116,6 @@ void report_savings(struct manager *m, int count);
 void report_state(struct manager *m, int count);
 void report_metrics(struct manager *m, int count, bool stopped,
 		    bool failed);
+void report_metrics_stopped(struct manager *m, const char *path, bool failed);
 
 #endif /* CLEARPAGED_MANAGER_INTERNAL_H */

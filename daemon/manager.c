@@ -297,11 +297,13 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si,
 {
 	struct manager *m = arg;
 	char error[4096] = "", *line, *next;
+	char old_metrics[sizeof(m->config.metrics_file)];
 	int err;
 
 	(void)s;
 	(void)si;
 	sd_notify(0, "RELOADING=1");
+	memcpy(old_metrics, m->config.metrics_file, sizeof(old_metrics));
 	err = config_load(&m->config, m->config_root, NULL, NULL, error,
 			  sizeof(error));
 	if (err) {
@@ -315,6 +317,9 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si,
 		}
 	} else {
 		config_apply_overrides(&m->config, &m->overrides);
+		/* A file no longer written says so, or it reads "up" forever. */
+		if (strcmp(old_metrics, m->config.metrics_file))
+			report_metrics_stopped(m, old_metrics, false);
 		log_set_level(m->config.log_level);
 		log_line(LOG_NOTICE, "configuration reloaded%s",
 			 m->overrides.dry_run ?
@@ -488,6 +493,8 @@ int manager_run(const struct daemon_config *config, const char *config_root,
 	}
 	err = manager_start(m);
 	if (err < 0) {
+		/* A start that failed: said, not left as the last run's stop. */
+		report_metrics_stopped(m, m->config.metrics_file, true);
 		manager_free(m);
 		return 1;
 	}

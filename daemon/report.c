@@ -182,6 +182,35 @@ static const char *module_version(char *buf, size_t size)
 }
 
 /*
+ * A stop record, clearpage_daemon_up 0, at @path: the last write of a
+ * daemon that stops (@failed: on an error), or of a MetricsFile= a reload
+ * moved away from, so that nothing keeps reading 1 from a file no longer
+ * renewed.
+ */
+void report_metrics_stopped(struct manager *m, const char *path, bool failed)
+{
+	char version[64];
+	struct timespec now;
+	struct metrics_daemon d = {
+		.stopped = true,
+		.failed = failed,
+		.interval = m->config.interval,
+		.version = CLEARPAGE_VERSION,
+	};
+	int err;
+
+	if (!path[0])
+		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	d.now = now.tv_sec + now.tv_nsec / 1e9;
+	d.module_version = module_version(version, sizeof(version));
+	err = metrics_write(path, &d, NULL, 0);
+	if (err)
+		log_line(LOG_WARNING, "cannot write MetricsFile=%s: %s",
+			 path, strerror(-err));
+}
+
+/*
  * MetricsFile=: every interval, whether attached or waiting; @stopped: the
  * last write, @failed: on an error.
  */
@@ -193,6 +222,7 @@ void report_metrics(struct manager *m, int count, bool stopped, bool failed)
 	struct metrics_daemon d = {
 		.stopped = stopped,
 		.failed = failed,
+		.interval = m->config.interval,
 		.version = CLEARPAGE_VERSION,
 		.attached = m->client != NULL,
 		.monitor_only = m->monitor_only,

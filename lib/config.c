@@ -135,11 +135,15 @@ static const char *parse_decimal(const char *s, double *out)
 
 	for (; *s >= '0' && *s <= '9'; s++, digits = true)
 		n = n * 10 + (*s - '0');
-	if (*s == '.')
+	if (*s == '.') {
+		/* "3.sec" is refused, as systemd does: a digit after the dot. */
+		if (s[1] < '0' || s[1] > '9')
+			return NULL;
 		for (s++; *s >= '0' && *s <= '9'; s++, digits = true) {
 			scale /= 10;
 			n += (*s - '0') * scale;
 		}
+	}
 	*out = n;
 	return digits ? s : NULL;
 }
@@ -200,7 +204,8 @@ static int parse_seconds(const char *v, double *out)
 	}
 	if (!any || !isfinite(total))
 		return -EINVAL;
-	*out = total;
+	/* Whole microseconds, as systemd keeps them: 100000us is 0.1 s. */
+	*out = round(total * 1e6) / 1e6;
 	return 0;
 }
 

@@ -333,7 +333,7 @@ static void per_node_latency(FILE *out, const struct metrics_node *nodes,
 	int i, k, b, bucket;
 
 	family(out, name, "histogram",
-	       "Time per 4 KiB page of the timed clears (one in 2^sample_shift), per node, every backend and strategy; the module's log2 buckets from 64 ns.");
+	       "Time per 4 KiB page of the timed clears (one in 2^sample_shift), per node, every backend and strategy; the module's log2 buckets from 64 ns, each counting the pages below its bound (exactly 128 ns counts under le=2.56e-07).");
 	for (i = 0; i < count; i++) {
 		const struct cp_node_info *n = nodes[i].info;
 		uint64_t below = 0, ns = 0;
@@ -373,6 +373,9 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 		     "clearpaged_last_update_timestamp_seconds",
 		     "When clearpaged last wrote this file (every interval while it runs), in seconds since the epoch.",
 		     "%.3f", d->now);
+	family(out, "clearpage_daemon_interval_seconds", "gauge",
+	       "Interval=: how often clearpaged rewrites this file while it runs (the rules call a file older than 3 intervals, at least 5 minutes, stale).");
+	fprintf(out, "clearpage_daemon_interval_seconds %g\n", d->interval);
 	family(out, "clearpage_daemon_failed", "gauge",
 	       "1 when clearpaged stopped on an error (written as it stops); 0 while it runs and after a stop asked for (systemctl stop).");
 	fprintf(out, "clearpage_daemon_failed %d\n", d->stopped && d->failed);

@@ -44,6 +44,7 @@ struct metrics_daemon {
 	bool dry_run;
 	bool pmu;			/* cache-miss counters in use */
 	bool failed;			/* with stopped: on an error */
+	double interval;		/* Interval=, seconds */
 	const char *version;		/* clearpaged's, for build_info */
 	const char *module_version;	/* the loaded module's; NULL: none */
 };

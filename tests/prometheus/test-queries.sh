@@ -3,8 +3,10 @@
 # Every query of the Grafana dashboard and of doc/monitoring.md's cookbook,
 # run by promtool against a metrics file clearpaged wrote: the file becomes
 # the input series (a scrape every minute, for 30 minutes, instance
-# "test"), and each query must evaluate and, unless the cookbook marks it
-# "may be empty", return at least one series. SKIP (exit 77) without
+# "test"; counters rising to the file's values), and each query must
+# evaluate and, unless the cookbook marks it "may be empty", return at
+# least one series with a number (not NaN); a dashboard panel the same,
+# unless its description says "may be empty". SKIP (exit 77) without
 # promtool (tests/install-deps.sh extracts it) or without the file.
 #   test-queries.sh METRICS_FILE DASHBOARD COOKBOOK [PROMTOOL_DIR]
 metrics=$1 dashboard=$2 cookbook=$3
@@ -34,7 +36,7 @@ for panel in json.load(open(dashboard))["panels"]:
         q = target["expr"].replace('"$instance"', '".*"')
         q = q.replace("$__rate_interval", "5m")
         queries.append(("dashboard: %s %s" % (panel["title"], target["refId"]),
-                        False, q))
+                        "may be empty" in panel.get("description", ""), q))
 text = open(cookbook).read()
 for m in re.finditer(r"((?:[^\n]+\n)+)\n```promql\n(.*?)```", text, re.S):
     said, q = m.group(1), m.group(2)
@@ -44,25 +46,41 @@ for m in re.finditer(r"((?:[^\n]+\n)+)\n```promql\n(.*?)```", text, re.S):
 if len(queries) < 5:
     sys.exit("test-queries.sh: only %d queries found" % len(queries))
 
-series = []
+# Counters (and histograms) rise from 0 to the file's value over the 30
+# minutes, so that rates, quantiles and ratios have values; gauges stay.
+types, series = {}, []
 for line in open(metrics):
     line = line.strip()
+    if line.startswith("# TYPE "):
+        _, _, family, kind = line.split()
+        types[family] = kind
     if not line or line.startswith("#"):
         continue
     name, value = line.rsplit(" ", 1)
+    family = name.split("{")[0]
+    for suffix in ("_bucket", "_sum", "_count"):
+        if family.endswith(suffix) and family[:-len(suffix)] in types:
+            family = family[:-len(suffix)]
+    rising = types.get(family) in ("counter", "histogram") and \
+        value not in ("NaN", "+Inf", "-Inf")
     if "{" in name:
         name = name[:-1] + ',instance="test"}'
     else:
         name += '{instance="test"}'
-    series.append({"series": name, "values": " ".join([value] * 31)})
+    if rising:
+        values = " ".join(repr(float(value) * i / 30) for i in range(31))
+    else:
+        values = " ".join([value] * 31)
+    series.append({"series": name, "values": values})
 if not series:
     sys.exit("test-queries.sh: no samples in " + metrics)
 
 tests = []
 for i, (title, may_be_empty, q) in enumerate(queries):
-    # Any series at all: 1. Evaluating is all a "may be empty" one owes.
+    # A series with a number (q == q drops NaN): 1. Evaluating is all a
+    # "may be empty" one owes.
     expr = "(count(%s) or vector(0)) >= bool 0" % q if may_be_empty \
-        else "count(%s) > bool 0" % q
+        else "count((%s) == (%s)) > bool 0" % (q, q)
     tests.append({"interval": "1m", "input_series": series,
                   "promql_expr_test": [{"expr": expr, "eval_time": "20m",
                                         "exp_samples": [{"labels": "{}",

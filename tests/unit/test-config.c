@@ -178,12 +178,12 @@ static void test_time_spans_and_all_errors(void)
 		{ "1min30s", 90 }, { "250 ms", 0.25 }, { "1 sec", 1 },
 		{ ".5s", 0.5 }, { "1.5min", 90 }, { "1min\t30s", 90 },
 		{ "500000\xc2\xb5s", 0.5 }, { "500000us", 0.5 },
-		{ " 2s ", 2 }, { "1s500ms", 1.5 },
+		{ " 2s ", 2 }, { "1s500ms", 1.5 }, { "100000us", 0.1 },
 	};
-	/* What systemd refuses, strtod() would have taken. */
+	/* What systemd refuses; strtod() would have taken the first ones. */
 	static const char *const refused[] = {
-		"0x1h", "1e1s", "inf", "nan", "+1s", "1 s s", "s", ".", "1..5s",
-		"1sx", "",
+		"0x1h", "1e1s", "inf", "nan", "1 s s", "s", ".", "1..5s",
+		"1sx", "", "1.", "1.s", "5.min", "-1s",
 	};
 	struct daemon_config c;
 	char error[2048], text[128];

@@ -88,7 +88,9 @@ int main(int argc, char **argv)
 	struct metrics_node nodes[2] = {
 		{ .info = &info[0],
 		  .unit = { { .cold_fraction = 0.93, .ns_per_page = 205,
-			      .switches = 3, .reverts = 1 },
+			      .switches = 3, .reverts = 1,
+			      .kernel_estimate_ns = 4e6, .saved_ns = 1e6,
+			      .saved_uncertainty_ns = 2e5 },
 			    { .cold_fraction = -1, .switches = 5 } } },
 		{ .info = &info[1],
 		  .unit = { { .cold_fraction = -1 },

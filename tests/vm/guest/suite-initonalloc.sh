@@ -26,6 +26,16 @@ case "$(uname -r)" in
 		grep -qx 'huge folio_zero_user patched: hugetlb faults, hugetlbfs fallocate' $CP/paths ;;
 esac
 info "paths: $(tr '\n' '|' < $CP/paths)"
+# clearpagectl check says which pages clearpage clears under init_on_alloc=1.
+clearpagectl check > /tmp/check.out 2>&1
+info "check: $(grep -E 'init_on_alloc|huge-pages' /tmp/check.out | tr '\n' '|')"
+case "$(uname -r)" in
+6.*)	check "check, 6.x: hugetlb pages only, THP zeroed by the allocator" sh -c \
+		"grep -q '^ok    init_on_alloc 1 (the module): on 6\.[0-9]* clearpage clears hugetlb pages only' /tmp/check.out &&
+		 grep -q '^ok    huge-pages    THP [a-z]* (zeroed by the allocator: init_on_alloc=1 on 6\.[0-9]*), 32 hugetlb pages' /tmp/check.out" ;;
+*)	check "check, 7.x: huge pages, hugetlb and THP" \
+		grep -q '^ok    init_on_alloc 1 (the module): clearpage clears huge pages only (hugetlb and THP)' /tmp/check.out ;;
+esac
 
 # huge_pages NODE STRATEGY: the node's huge pages cleared with STRATEGY,
 # reference folios (the kernel's clear, timed) included.
