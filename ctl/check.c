@@ -86,6 +86,27 @@ static int package_installed(const char *package)
 	return !strncmp(out, "ii", 2);
 }
 
+/*
+ * The headers metapackage of @release's flavour, as Debian names its
+ * kernels: 6.1.0-28-cloud-amd64 is linux-headers-cloud-amd64,
+ * 6.12.95+deb12-amd64 linux-headers-amd64.
+ */
+static void headers_metapackage(const char *release, char *buf, size_t size)
+{
+	const char *flavour = strchr(release, '-');
+	size_t digits;
+
+	if (!flavour) {
+		snprintf(buf, size, "linux-headers-amd64");
+		return;
+	}
+	flavour++;
+	digits = strspn(flavour, "0123456789");
+	if (digits && flavour[digits] == '-')
+		flavour += digits + 1;
+	snprintf(buf, size, "linux-headers-%s", flavour);
+}
+
 static void check_headers(const char *release)
 {
 	char path[512];
@@ -99,16 +120,28 @@ static void check_headers(const char *release)
 		add(FAIL, "headers",
 		    "%s: not installed, DKMS cannot build the module: apt-get install linux-headers-%s",
 		    release, release);
-	meta = package_installed("linux-headers-amd64");
-	if (meta < 0)
+	snprintf(path, sizeof(path), "linux-image-%s", release);
+	meta = package_installed(path);
+	if (meta < 0) {
 		add(WARN, "headers-new",
 		    "cannot tell (no dpkg-query): each new kernel needs its headers for DKMS to build the module");
-	else if (meta)
+		return;
+	}
+	if (!meta) {
+		add(WARN, "headers-new",
+		    "%s is not a Debian kernel package (no %s): install the headers of each new kernel yourself, or DKMS cannot build the module for it",
+		    release, path);
+		return;
+	}
+	headers_metapackage(release, path, sizeof(path));
+	meta = package_installed(path);
+	if (meta)
 		add(OK, "headers-new",
-		    "linux-headers-amd64 installed: each new kernel brings its headers");
+		    "%s installed: each new kernel brings its headers", path);
 	else
 		add(WARN, "headers-new",
-		    "linux-headers-amd64 not installed: a new kernel boots without the module; apt-get install linux-headers-amd64 (-t bookworm-backports or trixie-backports on a backports kernel)");
+		    "%s not installed: a new kernel boots without the module; apt-get install %s (-t bookworm-backports or trixie-backports on a backports kernel)",
+		    path, path);
 }
 
 /* The path modules.dep gives clearpage.ko for @release, or false. */
