@@ -187,23 +187,28 @@ static const char *module_version(char *buf, size_t size)
  * moved away from, so that nothing keeps reading 1 from a file no longer
  * renewed.
  */
+/* What every write says of the daemon: when, its interval, the versions. */
+static void daemon_metrics(const struct manager *m, struct metrics_daemon *d,
+			   char *version, size_t size)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	d->now = now.tv_sec + now.tv_nsec / 1e9;
+	d->interval = m->config.interval;
+	d->version = CLEARPAGE_VERSION;
+	d->module_version = module_version(version, size);
+}
+
 void report_metrics_stopped(struct manager *m, const char *path, bool failed)
 {
+	struct metrics_daemon d = { .stopped = true, .failed = failed };
 	char version[64];
-	struct timespec now;
-	struct metrics_daemon d = {
-		.stopped = true,
-		.failed = failed,
-		.interval = m->config.interval,
-		.version = CLEARPAGE_VERSION,
-	};
 	int err;
 
 	if (!path[0])
 		return;
-	clock_gettime(CLOCK_REALTIME, &now);
-	d.now = now.tv_sec + now.tv_nsec / 1e9;
-	d.module_version = module_version(version, sizeof(version));
+	daemon_metrics(m, &d, version, sizeof(version));
 	err = metrics_write(path, &d, NULL, 0);
 	if (err)
 		log_line(LOG_WARNING, "cannot write MetricsFile=%s: %s",
@@ -218,12 +223,9 @@ void report_metrics(struct manager *m, int count, bool stopped, bool failed)
 {
 	static struct metrics_node nodes[CP_MAX_NODES];
 	char version[64];
-	struct timespec now;
 	struct metrics_daemon d = {
 		.stopped = stopped,
 		.failed = failed,
-		.interval = m->config.interval,
-		.version = CLEARPAGE_VERSION,
 		.attached = m->client != NULL,
 		.monitor_only = m->monitor_only,
 		.dry_run = m->config.dry_run,
@@ -233,9 +235,7 @@ void report_metrics(struct manager *m, int count, bool stopped, bool failed)
 
 	if (!m->config.metrics_file[0])
 		return;
-	clock_gettime(CLOCK_REALTIME, &now);
-	d.now = now.tv_sec + now.tv_nsec / 1e9;
-	d.module_version = module_version(version, sizeof(version));
+	daemon_metrics(m, &d, version, sizeof(version));
 	for (i = 0; m->client && i < count; i++) {
 		const struct node_state *st;
 

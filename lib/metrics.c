@@ -300,6 +300,32 @@ static void label_value(FILE *out, const char *v)
 }
 
 /*
+ * The old name's HELP: deprecated, kept one release more.
+ */
+static void deprecated_help(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "Deprecated name of %s (kept one release more).",
+		 name);
+}
+
+/*
+ * One of the daemon's counters per node and backend, under its name and,
+ * for one release more, under the clearpaged_ name it had.
+ */
+static void daemon_counter(FILE *out, const struct metrics_node *nodes,
+			   int count, const char *name, const char *old,
+			   const char *help,
+			   double (*value_of)(const struct metrics_node *node,
+					      int backend))
+{
+	char old_help[160];
+
+	per_backend(out, nodes, count, name, "counter", help, value_of);
+	deprecated_help(old_help, sizeof(old_help), name);
+	per_backend(out, nodes, count, old, "counter", old_help, value_of);
+}
+
+/*
  * One of the daemon's gauges, under its name and, for one release more,
  * under the clearpaged_ name it had.
  */
@@ -314,8 +340,7 @@ static void daemon_gauge(FILE *out, const char *name, const char *old,
 	va_end(ap);
 	family(out, name, "gauge", help);
 	fprintf(out, "%s %s\n", name, v);
-	snprintf(old_help, sizeof(old_help),
-		 "Deprecated name of %s (kept one release more).", name);
+	deprecated_help(old_help, sizeof(old_help), name);
 	family(out, old, "gauge", old_help);
 	fprintf(out, "%s %s\n", old, v);
 }
@@ -438,30 +463,22 @@ void metrics_format(FILE *out, const struct metrics_daemon *d,
 	per_backend(out, nodes, count, "clearpage_clear_seconds_per_page", "gauge",
 		    "Mean time per page of the timed clears of the last interval with the backend's strategy (NaN: none).",
 		    seconds_per_page_of);
-	per_backend(out, nodes, count, "clearpage_daemon_switches_total", "counter",
-		    "Strategy switches clearpaged made on the node's backend since it started.",
-		    switches_of);
-	per_backend(out, nodes, count, "clearpaged_switches_total", "counter",
-		    "Deprecated name of clearpage_daemon_switches_total (kept one release more).",
-		    switches_of);
-	per_backend(out, nodes, count, "clearpage_daemon_reverts_total", "counter",
-		    "Switches clearpaged reverted on the node's backend because they did worse.",
-		    reverts_of);
-	per_backend(out, nodes, count, "clearpaged_reverts_total", "counter",
-		    "Deprecated name of clearpage_daemon_reverts_total (kept one release more).",
-		    reverts_of);
-	per_backend(out, nodes, count, "clearpage_daemon_pins_seen_total", "counter",
-		    "Administrator pins clearpaged saw on the node's backend.",
-		    pins_seen_of);
-	per_backend(out, nodes, count, "clearpaged_pins_seen_total", "counter",
-		    "Deprecated name of clearpage_daemon_pins_seen_total (kept one release more).",
-		    pins_seen_of);
-	per_backend(out, nodes, count, "clearpage_daemon_slower_returns_total", "counter",
-		    "Returns to kernel because the node's backend's strategy was slower than the kernel's routine over the window.",
-		    slower_returns_of);
-	per_backend(out, nodes, count, "clearpaged_slower_returns_total", "counter",
-		    "Deprecated name of clearpage_daemon_slower_returns_total (kept one release more).",
-		    slower_returns_of);
+	daemon_counter(out, nodes, count, "clearpage_daemon_switches_total",
+		       "clearpaged_switches_total",
+		       "Strategy switches clearpaged made on the node's backend since it started.",
+		       switches_of);
+	daemon_counter(out, nodes, count, "clearpage_daemon_reverts_total",
+		       "clearpaged_reverts_total",
+		       "Switches clearpaged reverted on the node's backend because they did worse.",
+		       reverts_of);
+	daemon_counter(out, nodes, count, "clearpage_daemon_pins_seen_total",
+		       "clearpaged_pins_seen_total",
+		       "Administrator pins clearpaged saw on the node's backend.",
+		       pins_seen_of);
+	daemon_counter(out, nodes, count, "clearpage_daemon_slower_returns_total",
+		       "clearpaged_slower_returns_total",
+		       "Returns to kernel because the node's backend's strategy was slower than the kernel's routine over the window.",
+		       slower_returns_of);
 	per_backend(out, nodes, count, "clearpage_kernel_estimate_seconds_total", "counter",
 		    "Time the kernel's own routine would have taken to clear the pages the node's backend cleared since clearpaged attached, estimated interval by interval from the live baseline.",
 		    kernel_estimate_of);
