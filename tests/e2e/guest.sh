@@ -301,12 +301,22 @@ dpkg -L clearpaged clearpage-dkms clearpage-bench 2>/dev/null | while read -r f;
 	[ -f "$f" ] && echo "$f"
 done >/tmp/package-files
 info "the packages installed $(wc -l </tmp/package-files) files"
+purge_start=$(date +%s)
 check "README: apt-get purge clearpaged clearpage-dkms clearpage-bench" \
 	sh -c "apt-get purge -y -q clearpaged clearpage-dkms clearpage-bench >/tmp/purge.log 2>&1"
 info "purge: $(grep -iE 'remov|purg|dkms' /tmp/purge.log | head -n 8 | tr '\n' '|')"
 check "purge: the daemon was stopped" sh -c "! systemctl -q is-active clearpaged"
-check "purge: the daemon stopped cleanly (journal)" \
-	sh -c "journalctl -u clearpaged --no-pager -o cat | tail -n 20 | grep -qx stopped"
+# journald may take a moment to store the daemon's last line; look at
+# everything since the purge began, not a fixed number of lines.
+stopped_since() {
+	journalctl -u clearpaged --no-pager -o cat --since "@$purge_start" | grep -qx stopped
+}
+if T=15 until_ok stopped_since; then
+	pass "purge: the daemon stopped cleanly (journal)"
+else
+	fail "purge: the daemon stopped cleanly (journal)"
+	info "purge: journal: $(journalctl -u clearpaged --no-pager -o cat --since "@$purge_start" | tail -n 12 | tr '\n' '|')"
+fi
 check "purge: the module was unloaded" test ! -d /sys/module/clearpage -a ! -e /sys/kernel/livepatch/clearpage
 left() { while read -r f; do [ -e "$f" ] && echo "$f"; done </tmp/package-files; }
 check "purge: no file the packages installed is left ($(left | head -n 5 | tr '\n' ' '))" \
