@@ -476,15 +476,19 @@ int cmd_check(int argc, char **argv, const struct ctl_options *o)
 		if (lines[i].verdict > worst)
 			worst = lines[i].verdict;
 	if (o->json) {
-		printf("{\"checks\":[");
+		struct json_object *root = ctl_json_new(), *a, *c;
+
+		a = ctl_json_array(root, "checks");
 		for (i = 0; i < nr_lines; i++) {
-			printf("%s{\"check\":\"%s\",\"verdict\":\"%s\",\"detail\":",
-			       i ? "," : "", lines[i].name,
-			       verdict_names[lines[i].verdict]);
-			print_json_string(lines[i].detail);
-			printf("}");
+			c = ctl_json_append(a);
+			ctl_json_string(c, "check", lines[i].name);
+			ctl_json_string(c, "verdict",
+					verdict_names[lines[i].verdict]);
+			ctl_json_string(c, "detail", lines[i].detail);
 		}
-		printf("],\"worst\":\"%s\"}\n", verdict_names[worst]);
+		ctl_json_string(root, "worst", verdict_names[worst]);
+		if (ctl_json_print(root))
+			return EXIT_FAILED;
 	} else {
 		for (i = 0; i < nr_lines; i++)
 			printf("%-4s  %-13s %s\n",

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <json-c/json.h>
+
 #include "clearpage-client.h"
 
 /* Exit codes, documented in clearpagectl(8). */
@@ -67,16 +69,34 @@ int cmd_unload(int argc, char **argv, const struct ctl_options *o);
 int cmd_check(int argc, char **argv, const struct ctl_options *o);
 int cmd_list(int argc, char **argv, const struct ctl_options *o);
 
+/*
+ * json.c: clearpagectl's --json documents (doc/clearpagectl.schema.json).
+ * The setters add @key to @o; a value json-c cannot allocate marks the
+ * document incomplete, and ctl_json_print() then prints nothing but an
+ * error. ctl_json_print() frees @root and returns the exit code.
+ */
+struct json_object *ctl_json_new(void);
+struct json_object *ctl_json_child(struct json_object *o, const char *key);
+struct json_object *ctl_json_array(struct json_object *o, const char *key);
+struct json_object *ctl_json_append(struct json_object *array);
+void ctl_json_append_string(struct json_object *array, const char *s);
+/* A NULL @s is JSON null. */
+void ctl_json_string(struct json_object *o, const char *key, const char *s);
+void ctl_json_bool(struct json_object *o, const char *key, bool b);
+void ctl_json_int(struct json_object *o, const char *key, long long v);
+void ctl_json_uint(struct json_object *o, const char *key, unsigned long long v);
+void ctl_json_null(struct json_object *o, const char *key);
+int ctl_json_print(struct json_object *root);
+
 /* status.c, shared with calibrate and check */
-/* A JSON string: quotes, backslashes and control characters escaped. */
-void print_json_string(const char *s);
 /*
  * One sentence on the loaded module's version against the tools' ("clearpage
  * 0.4.0 loaded, as these tools", or how to reload an older one); true when
  * they are the same.
  */
 bool ctl_module_verdict(char *buf, size_t size);
-void print_nodes(const struct cp_node_info *nodes, int count, bool json,
-		 bool calibration_only);
+/* The nodes, as a table or a JSON document; the exit code. */
+int print_nodes(const struct cp_node_info *nodes, int count, bool json,
+		bool calibration_only);
 
 #endif

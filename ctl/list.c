@@ -27,6 +27,7 @@ int cmd_list(int argc, char **argv, const struct ctl_options *o)
 	static struct cp_node_info nodes[CP_MAX_NODES];
 	struct cp_client *client = NULL;
 	bool here[CLEARPAGE_STRATEGY_COUNT] = { false };
+	struct json_object *root = NULL, *array = NULL, *entry;
 	int n = -1, i, s;
 
 	(void)argv;
@@ -44,7 +45,7 @@ int cmd_list(int argc, char **argv, const struct ctl_options *o)
 		    nodes[0].strategies[i].strategy < CLEARPAGE_STRATEGY_COUNT)
 			here[nodes[0].strategies[i].strategy] = true;
 	if (o->json)
-		printf("{\"strategies\":[");
+		array = ctl_json_array(root = ctl_json_new(), "strategies");
 	else
 		printf("%-10s %-5s %-34s %s\n", "STRATEGY", "HERE", "RUNS",
 		       "GOOD FOR");
@@ -56,19 +57,21 @@ int cmd_list(int argc, char **argv, const struct ctl_options *o)
 			       avail, about[s].runs, about[s].good);
 			continue;
 		}
-		printf("%s{\"name\":\"%s\",\"non_temporal\":%s,\"available\":%s,\"runs\":",
-		       s ? "," : "", cp_strategy_name(s),
-		       s == CLEARPAGE_STRATEGY_MOVNTI ||
-		       s == CLEARPAGE_STRATEGY_CLZERO ? "true" : "false",
-		       n <= 0 ? "null" : here[s] ? "true" : "false");
-		print_json_string(about[s].runs);
-		printf(",\"good_for\":");
-		print_json_string(about[s].good);
-		printf("}");
+		entry = ctl_json_append(array);
+		ctl_json_string(entry, "name", cp_strategy_name(s));
+		ctl_json_bool(entry, "non_temporal",
+			      s == CLEARPAGE_STRATEGY_MOVNTI ||
+			      s == CLEARPAGE_STRATEGY_CLZERO);
+		if (n <= 0)
+			ctl_json_null(entry, "available");
+		else
+			ctl_json_bool(entry, "available", here[s]);
+		ctl_json_string(entry, "runs", about[s].runs);
+		ctl_json_string(entry, "good_for", about[s].good);
 	}
 	if (o->json)
-		printf("]}\n");
-	else if (n <= 0)
+		return ctl_json_print(root);
+	if (n <= 0)
 		printf("HERE: ? without the module; loaded, it says what this CPU has.\n");
 	return EXIT_OK;
 }

@@ -18,7 +18,7 @@ static void on_signal(int sig)
 }
 
 struct monitor {
-	bool json;
+	bool json, failed;
 	long seen;
 };
 
@@ -27,22 +27,26 @@ static void print_event(const struct cp_event *e, void *arg)
 	struct monitor *m = arg;
 	char when[64];
 
+	if (m->json) {
+		struct json_object *o = ctl_json_new();
+
+		ctl_json_uint(o, "time_unix_ns", e->time_ns);
+		ctl_json_uint(o, "node", e->node);
+		ctl_json_string(o, "backend", cp_backend_name(e->backend));
+		ctl_json_string(o, "old", cp_strategy_name(e->old_strategy));
+		ctl_json_string(o, "new", cp_strategy_name(e->strategy));
+		ctl_json_bool(o, "pinned", e->pinned);
+		ctl_json_string(o, "source", cp_source_name(e->source));
+		if (ctl_json_print(o))
+			m->failed = true;
+		m->seen++;
+		return;
+	}
 	ctl_format_time(e->time_ns, when, sizeof(when));
-	if (m->json)
-		printf("{\"time\":\"%s\",\"time_ns\":%llu,\"node\":%u,\"backend\":\"%s\","
-		       "\"old\":\"%s\",\"new\":\"%s\",\"pinned\":%s,\"source\":\"%s\"}\n",
-		       when, (unsigned long long)e->time_ns, e->node,
-		       cp_backend_name(e->backend),
-		       cp_strategy_name(e->old_strategy),
-		       cp_strategy_name(e->strategy),
-		       e->pinned ? "true" : "false", cp_source_name(e->source));
-	else
-		printf("%s node %u %s: %s -> %s, %s, by %s\n", when, e->node,
-		       cp_backend_name(e->backend),
-		       cp_strategy_name(e->old_strategy),
-		       cp_strategy_name(e->strategy),
-		       e->pinned ? "pinned" : "not pinned",
-		       cp_source_name(e->source));
+	printf("%s node %u %s: %s -> %s, %s, by %s\n", when, e->node,
+	       cp_backend_name(e->backend), cp_strategy_name(e->old_strategy),
+	       cp_strategy_name(e->strategy),
+	       e->pinned ? "pinned" : "not pinned", cp_source_name(e->source));
 	fflush(stdout);
 	m->seen++;
 }
@@ -71,7 +75,7 @@ int cmd_monitor(int argc, char **argv, const struct ctl_options *o)
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	pfd.fd = cp_events_fd(events);
 	pfd.events = POLLIN;
-	while (!stop && (o->count < 0 || m.seen < o->count)) {
+	while (!stop && !m.failed && (o->count < 0 || m.seen < o->count)) {
 		timeout_ms = -1;
 		if (o->timeout >= 0) {
 			clock_gettime(CLOCK_MONOTONIC, &now);
@@ -90,5 +94,6 @@ int cmd_monitor(int argc, char **argv, const struct ctl_options *o)
 		}
 	}
 	cp_events_close(events);
-	return o->count >= 0 && m.seen < o->count ? EXIT_FAILED : EXIT_OK;
+	return m.failed || (o->count >= 0 && m.seen < o->count) ?
+	       EXIT_FAILED : EXIT_OK;
 }

@@ -157,8 +157,7 @@ static int apply_calibrate(struct cp_client *c, struct cp_node_info *n,
 	err = cp_calibrate(c, n->node, &result);
 	if (err)
 		return ctl_fail(c, err, what);
-	print_nodes(&result, 1, o->json, true);
-	return EXIT_OK;
+	return print_nodes(&result, 1, o->json, true);
 }
 
 int cmd_set(int argc, char **argv, const struct ctl_options *o)

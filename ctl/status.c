@@ -31,21 +31,6 @@ static const struct cp_backend_state *daemon_backend(unsigned int node,
 	return NULL;
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped. */
-void print_json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned char)*s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
 static void print_daemon_table(void)
 {
 	const struct cp_daemon_state *d = &daemon_state;
@@ -80,25 +65,27 @@ static void print_daemon_table(void)
 	printf("  last update %s\n\n", when);
 }
 
-static void print_daemon_json(void)
+/* Seconds since the epoch, as every JSON time is: nanoseconds. */
+static unsigned long long unix_ns(long long seconds)
+{
+	return seconds > 0 ? (unsigned long long)seconds * 1000000000ULL : 0;
+}
+
+static void daemon_json(struct json_object *root)
 {
 	const struct cp_daemon_state *d = &daemon_state;
+	struct json_object *o = ctl_json_child(root, "daemon");
 
-	printf(",\"daemon\":{\"running\":%s",
-	       !daemon_state_error && daemon_alive ? "true" : "false");
-	if (daemon_state_error) {
-		printf("}");
+	ctl_json_bool(o, "running", !daemon_state_error && daemon_alive);
+	if (daemon_state_error)
 		return;
-	}
-	printf(",\"pid\":%d,\"updated\":%lld,\"attached\":%s,\"dry_run\":%s,"
-	       "\"monitor_only\":%s", d->pid, d->updated,
-	       d->attached ? "true" : "false", d->dry_run ? "true" : "false",
-	       d->monitor_only ? "true" : "false");
-	if (d->monitor_only) {
-		printf(",\"monitor_reason\":");
-		print_json_string(d->monitor_reason);
-	}
-	printf("}");
+	ctl_json_int(o, "pid", d->pid);
+	ctl_json_uint(o, "updated_unix_ns", unix_ns(d->updated));
+	ctl_json_bool(o, "attached", d->attached);
+	ctl_json_bool(o, "dry_run", d->dry_run);
+	ctl_json_bool(o, "monitor_only", d->monitor_only);
+	if (d->monitor_only)
+		ctl_json_string(o, "monitor_reason", d->monitor_reason);
 }
 
 #define CP_MODULE_VERSION_FILE "/sys/module/clearpage/version"
@@ -149,21 +136,16 @@ static void print_module_table(bool loaded)
 	printf("\n");
 }
 
-static void print_module_json(bool loaded)
+static void module_json(struct json_object *root, bool loaded)
 {
+	struct json_object *o = ctl_json_child(root, "module");
 	char v[64];
 	bool known = loaded && !module_version(v, sizeof(v)) && *v;
 
-	printf(",\"module\":{\"loaded\":%s,\"version\":",
-	       loaded ? "true" : "false");
-	if (known)
-		print_json_string(v);
-	else
-		printf("null");
-	printf(",\"tools\":");
-	print_json_string(CLEARPAGE_VERSION);
-	printf(",\"current\":%s}",
-	       known && !strcmp(v, CLEARPAGE_VERSION) ? "true" : "false");
+	ctl_json_bool(o, "loaded", loaded);
+	ctl_json_string(o, "version", known ? v : NULL);
+	ctl_json_string(o, "tools", CLEARPAGE_VERSION);
+	ctl_json_bool(o, "current", known && !strcmp(v, CLEARPAGE_VERSION));
 }
 
 /* What clearpaged saved, from its savings file; none when it is not running. */
@@ -558,251 +540,254 @@ static void print_table(const struct cp_node_info *n, bool calibration_only)
 }
 
 /* What clearpaged says of the backend, in its JSON object. */
-static void print_backend_daemon_json(unsigned int node, int backend)
+static void backend_daemon_json(struct json_object *o, unsigned int node,
+				int backend)
 {
 	const struct cp_backend_state *d =
 		daemon_alive ? daemon_backend(node, backend) : NULL;
+	struct json_object *last;
 
 	if (!d)
 		return;
-	printf(",\"held\":%s", d->held ? "true" : "false");
+	ctl_json_bool(o, "held", d->held);
 	if (!d->decided)
 		return;
-	printf(",\"last_decision\":{\"time\":%lld,\"action\":\"%s\","
-	       "\"from\":\"%s\",\"to\":\"%s\",\"reason\":", d->decided,
-	       d->action, cp_strategy_name(d->from), cp_strategy_name(d->to));
-	print_json_string(d->reason);
-	printf("}");
+	last = ctl_json_child(o, "last_decision");
+	ctl_json_uint(last, "time_unix_ns", unix_ns(d->decided));
+	ctl_json_string(last, "action", d->action);
+	ctl_json_string(last, "from", cp_strategy_name(d->from));
+	ctl_json_string(last, "to", cp_strategy_name(d->to));
+	ctl_json_string(last, "reason", d->reason);
 }
 
-static void print_probe_json(const struct cp_backend_info *be)
+/* The probe's choice for the backend: {hot, cold}, or null when it is off. */
+static void probe_choice_json(struct json_object *o,
+			      const struct cp_backend_info *be)
 {
-	printf(",\"probe\":");
-	if (be->probe)
-		printf("{\"hot\":\"%s\",\"cold\":\"%s\"}",
-		       cp_strategy_name(be->probe_hot),
-		       cp_strategy_name(be->probe_cold));
-	else
-		printf("null");
-	printf(",\"probe_hot_folios\":%llu,\"probe_cold_folios\":%llu,"
-	       "\"probe_ns\":%llu", (unsigned long long)be->probe_hot_folios,
-	       (unsigned long long)be->probe_cold_folios,
-	       (unsigned long long)be->probe_ns);
+	struct json_object *p;
+
+	if (!be->probe) {
+		ctl_json_null(o, "probe");
+		return;
+	}
+	p = ctl_json_child(o, "probe");
+	ctl_json_string(p, "hot", cp_strategy_name(be->probe_hot));
+	ctl_json_string(p, "cold", cp_strategy_name(be->probe_cold));
 }
 
-/* A trials mask as a JSON array of names. */
-static void print_trials_json(unsigned int trials)
+/* A trials mask as an array of names. */
+static void trials_json(struct json_object *o, unsigned int trials)
 {
+	struct json_object *a = ctl_json_array(o, "trials");
 	int i;
 
-	printf("[");
 	for (i = 1; i < CLEARPAGE_STRATEGY_COUNT; i++)
 		if (trials & (1U << i))
-			printf("%s\"%s\"", trials & ((1U << i) - 1) ? "," : "",
-			       cp_strategy_name(i));
-	printf("]");
+			ctl_json_append_string(a, cp_strategy_name(i));
 }
 
-/* Without the counters: the choices and the strategies' names. */
-static void print_choices_json(const struct cp_node_info *n,
-			       bool calibration_only)
+/* A backend's choice; with @counters, what the module counted too. */
+static void backend_json(struct json_object *backends,
+			 const struct cp_node_info *n, int b, bool counters)
 {
-	char when[64];
-	int i, b;
+	const struct cp_backend_info *be = &n->backend[b];
+	struct json_object *o = ctl_json_child(backends, cp_backend_name(b));
 
-	if (n->has_helpers && !calibration_only)
-		printf(",\"gigantic_helpers\":{\"helpers\":%u}", n->helpers);
-	for (b = 0; !calibration_only && b < CLEARPAGE_BACKEND_COUNT; b++) {
-		const struct cp_backend_info *be = &n->backend[b];
-
-		ctl_format_time(be->last_change_ns, when, sizeof(when));
-		printf("%s\"%s\":{\"strategy\":\"%s\",\"pinned\":%s,"
-		       "\"source\":\"%s\",\"last_change\":\"%s\","
-		       "\"last_change_ns\":%llu,\"trials\":",
-		       b ? "," : ",\"backends\":{", cp_backend_name(b),
-		       cp_strategy_name(be->strategy),
-		       be->pinned ? "true" : "false",
-		       cp_source_name(be->source), when,
-		       (unsigned long long)be->last_change_ns);
-		print_trials_json(be->trials);
-		if (be->has_probe) {
-			printf(",\"probe\":");
-			if (be->probe)
-				printf("{\"hot\":\"%s\",\"cold\":\"%s\"}",
-				       cp_strategy_name(be->probe_hot),
-				       cp_strategy_name(be->probe_cold));
-			else
-				printf("null");
-		}
-		print_backend_daemon_json(n->node, b);
-		printf("%s", b == CLEARPAGE_BACKEND_COUNT - 1 ? "}}" : "}");
+	ctl_json_string(o, "strategy", cp_strategy_name(be->strategy));
+	ctl_json_bool(o, "pinned", be->pinned);
+	ctl_json_string(o, "source", cp_source_name(be->source));
+	ctl_json_uint(o, "last_change_unix_ns", be->last_change_ns);
+	if (counters) {
+		ctl_json_uint(o, "reference_pages", be->reference_pages);
+		ctl_json_uint(o, "reference_sample_ns", be->reference_sample_ns);
 	}
-	printf(",\"strategies\":[");
-	for (i = 0; i < n->nr_strategies; i++)
-		printf("%s{\"name\":\"%s\"}", i ? "," : "",
-		       cp_strategy_name(n->strategies[i].strategy));
-	printf("]}");
+	trials_json(o, be->trials);
+	if (be->has_probe) {
+		probe_choice_json(o, be);
+		if (counters) {
+			ctl_json_uint(o, "probe_hot_folios", be->probe_hot_folios);
+			ctl_json_uint(o, "probe_cold_folios", be->probe_cold_folios);
+			ctl_json_uint(o, "probe_ns", be->probe_ns);
+		}
+	}
+	if (counters && be->has_touch) {
+		ctl_json_uint(o, "touch_probed", be->touch_probed);
+		ctl_json_uint(o, "touch_cached", be->touch_cached);
+		ctl_json_uint(o, "touch_skipped", be->touch_skipped);
+	}
+	backend_daemon_json(o, n->node, b);
 }
 
-static void print_json(const struct cp_node_info *n, bool calibration_only)
+/* A strategy's counters per backend, "pages_4k", "samples_huge", ... */
+static void per_backend(struct json_object *o, const char *what, int b,
+			unsigned long long v)
 {
-	char when[64];
+	char key[32];
+
+	snprintf(key, sizeof(key), "%s_%s", what, cp_backend_name(b));
+	ctl_json_uint(o, key, v);
+}
+
+static void strategy_json(struct json_object *strategies,
+			  const struct cp_strategy_info *s, bool counters)
+{
+	struct json_object *o = ctl_json_append(strategies);
+	int b;
+
+	ctl_json_string(o, "name", cp_strategy_name(s->strategy));
+	if (!counters)
+		return;
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+		per_backend(o, "pages", b, s->pages[b]);
+		per_backend(o, "samples", b, s->samples[b]);
+		per_backend(o, "sample_ns", b, s->sample_ns[b]);
+	}
+	for (b = 0; s->strategy && b < CLEARPAGE_BACKEND_COUNT; b++) {
+		per_backend(o, "trial_pages", b, s->trial_pages[b]);
+		per_backend(o, "trial_ns", b, s->trial_ns[b]);
+	}
+	ctl_json_uint(o, "ranges_huge", s->ranges_huge);
+}
+
+static void calibration_json(struct json_object *o,
+			     const struct cp_strategy_info *s)
+{
+	int b;
+
+	for (b = 0; s->has_calibration && b < CLEARPAGE_BACKEND_COUNT; b++) {
+		per_backend(o, "hot_ns", b, s->hot_ns[b]);
+		per_backend(o, "cold_ns", b, s->cold_ns[b]);
+	}
+}
+
+static void latency_json(struct json_object *node, const struct cp_node_info *n)
+{
+	struct json_object *o = ctl_json_child(node, "latency_ns");
+	char le[32];
+	int i;
+
+	for (i = 0; i < CLEARPAGE_LATENCY_BUCKETS - 1; i++) {
+		snprintf(le, sizeof(le), "%llu",
+			 1ULL << (CLEARPAGE_LATENCY_FIRST_SHIFT + i));
+		ctl_json_uint(o, le, n->latency[i]);
+	}
+	ctl_json_uint(o, "inf", n->latency[CLEARPAGE_LATENCY_BUCKETS - 1]);
+}
+
+/* Nanoseconds from clearpaged's estimates, rounded to whole ones. */
+static long long whole_ns(double ns)
+{
+	return (long long)(ns < 0 ? ns - 0.5 : ns + 0.5);
+}
+
+static void savings_json(struct json_object *node, const struct cp_node_info *n)
+{
+	struct json_object *all = NULL, *o;
+	int b;
+
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
+		const struct cp_savings *v = savings_of(n->node, b);
+
+		if (!v || !v->since)
+			continue;
+		if (!all)
+			all = ctl_json_child(node, "savings");
+		o = ctl_json_child(all, cp_backend_name(b));
+		ctl_json_uint(o, "since_unix_ns", unix_ns(v->since));
+		ctl_json_int(o, "saved_ns", whole_ns(v->saved_ns));
+		ctl_json_int(o, "uncertainty_ns", whole_ns(v->uncertainty_ns));
+		ctl_json_int(o, "kernel_ns", whole_ns(v->kernel_ns));
+		ctl_json_uint(o, "pages", v->pages);
+		ctl_json_uint(o, "unestimated_pages", v->unestimated_pages);
+		ctl_json_int(o, "last_interval_saved_ns", whole_ns(v->last_saved_ns));
+	}
+}
+
+static void node_json(struct json_object *nodes, const struct cp_node_info *n,
+		      bool calibration_only)
+{
+	struct json_object *o = ctl_json_append(nodes), *a, *h;
+	bool counters = n->has_counters && !calibration_only;
 	int i, b;
 
-	printf("{\"node\":%u,\"counters\":%s", n->node,
-	       n->has_counters ? "true" : "false");
+	ctl_json_uint(o, "node", n->node);
+	ctl_json_bool(o, "counters", n->has_counters);
 	if (with_daemon) {
 		char verdict[512];
 
 		node_verdict(n, verdict, sizeof(verdict));
-		printf(",\"verdict\":");
-		print_json_string(verdict);
+		ctl_json_string(o, "verdict", verdict);
 	}
-	if (!n->has_counters) {
-		print_choices_json(n, calibration_only);
-		return;
+	if (counters)
+		ctl_json_uint(o, "pages_huge_prezeroed", n->pages_huge_prezeroed);
+	if (n->has_helpers && !calibration_only) {
+		h = ctl_json_child(o, "gigantic_helpers");
+		ctl_json_uint(h, "helpers", n->helpers);
+		if (counters) {
+			ctl_json_uint(h, "helped_folios", n->helped_folios);
+			ctl_json_uint(h, "helper_pages", n->helper_pages);
+			ctl_json_uint(h, "started", n->helpers_started);
+			ctl_json_uint(h, "not_started", n->helpers_not_started);
+		}
 	}
 	if (!calibration_only) {
-		printf(",\"pages_huge_prezeroed\":%llu",
-		       (unsigned long long)n->pages_huge_prezeroed);
-		if (n->has_helpers)
-			printf(",\"gigantic_helpers\":{\"helpers\":%u,"
-			       "\"helped_folios\":%llu,\"helper_pages\":%llu,"
-			       "\"started\":%llu,\"not_started\":%llu}",
-			       n->helpers, (unsigned long long)n->helped_folios,
-			       (unsigned long long)n->helper_pages,
-			       (unsigned long long)n->helpers_started,
-			       (unsigned long long)n->helpers_not_started);
-		printf(",\"backends\":{");
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			const struct cp_backend_info *be = &n->backend[b];
-
-			ctl_format_time(be->last_change_ns, when, sizeof(when));
-			printf("%s\"%s\":{\"strategy\":\"%s\",\"pinned\":%s,"
-			       "\"source\":\"%s\",\"last_change\":\"%s\","
-			       "\"last_change_ns\":%llu,\"reference_pages\":%llu,"
-			       "\"reference_sample_ns\":%llu,\"trials\":",
-			       b ? "," : "", cp_backend_name(b),
-			       cp_strategy_name(be->strategy),
-			       be->pinned ? "true" : "false",
-			       cp_source_name(be->source), when,
-			       (unsigned long long)be->last_change_ns,
-			       (unsigned long long)be->reference_pages,
-			       (unsigned long long)be->reference_sample_ns);
-			print_trials_json(be->trials);
-			if (be->has_probe)
-				print_probe_json(be);
-			if (be->has_touch)
-				printf(",\"touch_probed\":%llu,\"touch_cached\":%llu,"
-				       "\"touch_skipped\":%llu",
-				       (unsigned long long)be->touch_probed,
-				       (unsigned long long)be->touch_cached,
-				       (unsigned long long)be->touch_skipped);
-			print_backend_daemon_json(n->node, b);
-			printf("}");
-		}
-		printf("}");
+		a = ctl_json_child(o, "backends");
+		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+			backend_json(a, n, b, counters);
 	}
-	printf(",\"strategies\":[");
+	a = ctl_json_array(o, "strategies");
 	for (i = 0; i < n->nr_strategies; i++) {
-		const struct cp_strategy_info *s = &n->strategies[i];
-
-		printf("%s{\"name\":\"%s\"", i ? "," : "",
-		       cp_strategy_name(s->strategy));
-		for (b = 0; !calibration_only && b < CLEARPAGE_BACKEND_COUNT; b++)
-			printf(",\"pages_%s\":%llu,\"samples_%s\":%llu,"
-			       "\"sample_ns_%s\":%llu",
-			       cp_backend_name(b),
-			       (unsigned long long)s->pages[b],
-			       cp_backend_name(b),
-			       (unsigned long long)s->samples[b],
-			       cp_backend_name(b),
-			       (unsigned long long)s->sample_ns[b]);
-		for (b = 0; !calibration_only && s->strategy &&
-			    b < CLEARPAGE_BACKEND_COUNT; b++)
-			printf(",\"trial_pages_%s\":%llu,\"trial_ns_%s\":%llu",
-			       cp_backend_name(b),
-			       (unsigned long long)s->trial_pages[b],
-			       cp_backend_name(b),
-			       (unsigned long long)s->trial_ns[b]);
-		if (!calibration_only)
-			printf(",\"ranges_huge\":%llu",
-			       (unsigned long long)s->ranges_huge);
-		for (b = 0; s->has_calibration && b < CLEARPAGE_BACKEND_COUNT; b++)
-			printf(",\"hot_ns_%s\":%u,\"cold_ns_%s\":%u",
-			       cp_backend_name(b), s->hot_ns[b],
-			       cp_backend_name(b), s->cold_ns[b]);
-		printf("}");
+		strategy_json(a, &n->strategies[i], counters);
+		if (n->has_counters)
+			calibration_json(json_object_array_get_idx(a, i),
+					 &n->strategies[i]);
 	}
-	printf("]");
+	if (!n->has_counters)
+		return;
 	if (!calibration_only) {
-		printf(",\"latency_ns\":{");
-		for (i = 0; i < CLEARPAGE_LATENCY_BUCKETS - 1; i++)
-			printf("%s\"%llu\":%llu", i ? "," : "",
-			       1ULL << (CLEARPAGE_LATENCY_FIRST_SHIFT + i),
-			       (unsigned long long)n->latency[i]);
-		printf(",\"inf\":%llu}",
-		       (unsigned long long)n->latency[CLEARPAGE_LATENCY_BUCKETS - 1]);
-		for (b = 0, i = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			const struct cp_savings *v = savings_of(n->node, b);
-
-			if (!v || !v->since)
-				continue;
-			printf("%s\"%s\":{\"since\":%lld,\"saved_ns\":%.0f,"
-			       "\"uncertainty_ns\":%.0f,\"kernel_ns\":%.0f,"
-			       "\"pages\":%llu,\"unestimated_pages\":%llu,"
-			       "\"last_interval_saved_ns\":%.0f}",
-			       i++ ? "," : ",\"savings\":{", cp_backend_name(b),
-			       v->since, v->saved_ns, v->uncertainty_ns,
-			       v->kernel_ns, (unsigned long long)v->pages,
-			       (unsigned long long)v->unestimated_pages,
-			       v->last_saved_ns);
-		}
-		if (i)
-			printf("}");
+		latency_json(o, n);
+		savings_json(o, n);
 	}
-	if (n->probe.present)
-		printf(",\"probe_calibration\":{\"hot_ticks\":%u,"
-		       "\"cold_ticks\":%u,\"threshold_ticks\":%u}",
-		       n->probe.hot_ticks, n->probe.cold_ticks,
-		       n->probe.threshold_ticks);
-	printf("}");
+	if (n->probe.present) {
+		h = ctl_json_child(o, "probe_calibration");
+		ctl_json_uint(h, "hot_ticks", n->probe.hot_ticks);
+		ctl_json_uint(h, "cold_ticks", n->probe.cold_ticks);
+		ctl_json_uint(h, "threshold_ticks", n->probe.threshold_ticks);
+	}
 }
 
-void print_nodes(const struct cp_node_info *nodes, int count, bool json,
-		 bool calibration_only)
+int print_nodes(const struct cp_node_info *nodes, int count, bool json,
+		bool calibration_only)
 {
+	struct json_object *root, *array;
 	int i;
 
-	if (json)
-		printf("{\"nodes\":[");
-	else if (with_daemon) {
+	if (json) {
+		root = ctl_json_new();
+		array = ctl_json_array(root, "nodes");
+		for (i = 0; i < count; i++)
+			node_json(array, &nodes[i], calibration_only);
+		if (with_daemon) {
+			daemon_json(root);
+			module_json(root, true);
+		}
+		return ctl_json_print(root);
+	}
+	if (with_daemon) {
 		print_daemon_table();
 		print_module_table(true);
 	}
-	for (i = 0; !json && i < count; i++)
+	for (i = 0; i < count; i++)
 		if (!nodes[i].has_counters) {
 			ctl_wrapped(8, "counters and calibrations not shown: they need CAP_PERFMON or CAP_SYS_ADMIN (run clearpagectl as root)");
 			printf("\n");
 			break;
 		}
 	for (i = 0; i < count; i++) {
-		if (json) {
-			printf("%s", i ? "," : "");
-			print_json(&nodes[i], calibration_only);
-		} else {
-			printf("%s", i ? "\n" : "");
-			print_table(&nodes[i], calibration_only);
-		}
+		printf("%s", i ? "\n" : "");
+		print_table(&nodes[i], calibration_only);
 	}
-	if (json) {
-		printf("]");
-		if (with_daemon) {
-			print_daemon_json();
-			print_module_json(true);
-		}
-		printf("}\n");
-	}
+	return EXIT_OK;
 }
 
 /* Without the module, what there is: clearpaged's side. */
@@ -814,18 +799,19 @@ void print_nodes(const struct cp_node_info *nodes, int count, bool json,
 static void print_without_nodes(bool json, int err, const char *what)
 {
 	if (json) {
-		printf("{\"nodes\":[]");
-		print_daemon_json();
-		print_module_json(access("/sys/module/clearpage", F_OK) == 0);
+		struct json_object *root = ctl_json_new();
+
+		ctl_json_array(root, "nodes");
+		daemon_json(root);
+		module_json(root, access("/sys/module/clearpage", F_OK) == 0);
 		if (err != -ENOENT) {
 			char error[256];
 
 			snprintf(error, sizeof(error), "%s: %s", what,
 				 strerror(-err));
-			printf(",\"error\":");
-			print_json_string(error);
+			ctl_json_string(root, "error", error);
 		}
-		printf("}\n");
+		ctl_json_print(root);
 		return;
 	}
 	print_daemon_table();
@@ -874,7 +860,7 @@ int cmd_status(int argc, char **argv, const struct ctl_options *o)
 	else
 		memcpy(shown, nodes, n * sizeof(*nodes));
 	if (!rc)
-		print_nodes(shown, count, o->json, false);
+		rc = print_nodes(shown, count, o->json, false);
 out:
 	cp_client_close(client);
 	return rc;

@@ -305,8 +305,8 @@ pkg_check "no package loads the module at boot (no modules-load.d file)" \
 	sh -c "list=\$(for deb in '$pkgdir'/*.deb; do dpkg -c \"\$deb\" || exit 1; done) && test -n \"\$list\" && ! echo \"\$list\" | grep -q modules-load.d"
 pkg_check "clearpaged ships the daemon, CLI, unit, config, catalog and man pages" \
 	sh -c "dpkg -c '$pkgdir'/clearpaged_*_amd64.deb | grep -c -e usr/sbin/clearpaged -e usr/sbin/clearpagectl -e clearpaged.service -e usr/lib/clearpaged/clearpaged.conf -e clearpaged.catalog -e man8/clearpaged.8 -e man5/clearpaged.conf.5 -e man4/clearpage.4 | grep -qx 8"
-pkg_check "clearpaged ships README and the operations, monitoring, ABI and design pages in /usr/share/doc/clearpaged, and the Grafana dashboard" \
-	sh -c "dpkg -c '$pkgdir'/clearpaged_*_amd64.deb | grep -c -e 'usr/share/doc/clearpaged/README.md' -e 'usr/share/doc/clearpaged/operations.md' -e 'usr/share/doc/clearpaged/monitoring.md' -e 'usr/share/doc/clearpaged/abi.md' -e 'usr/share/doc/clearpaged/design.md' -e 'usr/share/clearpaged/grafana/clearpage-dashboard.json' | grep -qx 6"
+pkg_check "clearpaged ships README and the operations, monitoring, ABI and design pages in /usr/share/doc/clearpaged, the Grafana dashboard and the JSON schema" \
+	sh -c "dpkg -c '$pkgdir'/clearpaged_*_amd64.deb | grep -c -e 'usr/share/doc/clearpaged/README.md' -e 'usr/share/doc/clearpaged/operations.md' -e 'usr/share/doc/clearpaged/monitoring.md' -e 'usr/share/doc/clearpaged/abi.md' -e 'usr/share/doc/clearpaged/design.md' -e 'usr/share/clearpaged/grafana/clearpage-dashboard.json' -e 'usr/share/clearpaged/clearpagectl.schema.json' | grep -qx 7"
 echo "CPVM-SUMMARY: $pkg_passed passed, $pkg_failed failed, 0 skipped" >>"$pkg_log"
 [ $pkg_failed = 0 ] || failure "packages: $(fails "$pkg_log")"
 
@@ -333,6 +333,31 @@ if [ $pkg_failed = 0 ]; then
 		bookworm) e2e bookworm "$(kernel_of_series 6.1 $kernels)" "$pkgdir" ;;
 		*) echo "FAILED: CLEARPAGE_E2E: '$suite' is not trixie or bookworm"; failure "CLEARPAGE_E2E: '$suite'" ;;
 		esac
+	done
+fi
+
+# Every clearpagectl --json document the VM suites and the e2e printed
+# (CPVM-JSON|KIND|...) against doc/clearpagectl.schema.json, per kind; the
+# netlink suite prints one of each kind, so none may be missing.
+json_log=$logs/json.log
+: >"$json_log"
+json_dir=$logs/json
+rm -rf "$json_dir" && mkdir -p "$json_dir"
+cat "$logs"/*.log 2>/dev/null | tr -d '\r' | grep '^CPVM-JSON|' |
+	awk -F'|' -v dir="$json_dir" '{ kind = $2; sub(/^CPVM-JSON\|[a-z]*\|/, ""); print > (dir "/" kind ".jsonl") }'
+if ls "$logs"/*-netlink.log >/dev/null 2>&1; then
+	for kind in status calibrate check list event; do
+		if [ ! -s "$json_dir/$kind.jsonl" ]; then
+			echo "FAILED: no clearpagectl $kind --json document in the VM logs"
+			failure "no $kind --json document in the VM logs"
+		elif python3 "$top/tests/json/validate.py" "$top/doc/clearpagectl.schema.json" \
+			"$kind" "$json_dir/$kind.jsonl" >>"$json_log" 2>&1; then
+			echo "PASS: clearpagectl's $kind JSON from the VM runs matches the schema: $(tail -n 1 "$json_log")"
+			passed=$((passed + 1))
+		else
+			echo "FAILED: clearpagectl's $kind JSON from the VM runs, see $json_log"
+			failure "$kind JSON: $(grep -m 2 '^FAIL' "$json_log" | tr '\n' '|')"
+		fi
 	done
 fi
 

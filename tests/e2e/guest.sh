@@ -95,6 +95,9 @@ check "clearpagectl status: the loaded module is the tools' version" \
 	sh -c "clearpagectl status | grep -q '^module: clearpage $pkgver loaded, as these tools'"
 # clearpagectl check on the packaged install: what DKMS built, loaded.
 clearpagectl check > /tmp/check.out; rc=$?
+# The packaged tools' JSON, for the host to validate (tests/run-all.sh).
+clearpagectl check --json 2>/dev/null | sed 's/^/CPVM-JSON|check|/'
+clearpagectl status --json 2>/dev/null | sed 's/^/CPVM-JSON|status|/'
 info "clearpagectl check (exit $rc): $(tr '\n' '|' </tmp/check.out)"
 check "clearpagectl check: the headers DKMS built against" grep -q "^ok    headers       $(uname -r): installed" /tmp/check.out
 check "clearpagectl check: the DKMS module in modules.dep" grep -q "^ok    module-file   $(uname -r): .*updates/dkms/clearpage.ko" /tmp/check.out

@@ -10,6 +10,17 @@ pass() { passed=$((passed + 1)); echo "PASS: $*"; }
 fail() { failed=$((failed + 1)); echo "FAIL: $* (at $(cut -d . -f 1 /proc/uptime) s)"; }
 skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
 info() { echo "INFO: $*"; }
+# emit_json KIND FILE: each line of FILE, a clearpagectl --json document,
+# for the host to validate against doc/clearpagectl.schema.json (KIND is the
+# schema's: status, calibrate, check, list, event; tests/run-all.sh).
+emit_json() { sed "s/^/CPVM-JSON|$1|/" "$2"; }
+# emit_json_of KIND COMMAND...: the same for a command's output.
+emit_json_of() {
+	kind=$1
+	shift
+	"$@" >/tmp/emit.json 2>/dev/null
+	emit_json "$kind" /tmp/emit.json
+}
 
 # clearpagectl status with its wrapped lines joined (continuations are
 # indented by 8 spaces), for checks that grep a whole line.

@@ -58,6 +58,7 @@ check "MetricsFile: the latency histogram, its +Inf bucket its count" sh -c \
 # For the host: a healthy status as an administrator reads it, and the
 # metrics file the dashboard's queries run against (tests/run-all.sh).
 clearpagectl status > /tmp/status.txt 2>&1
+emit_json_of status clearpagectl status --json
 sed 's/^/CPVM-STATUS| /' /tmp/status.txt
 echo CPVM-METRICS-BEGIN
 cat /tmp/metrics/clearpage.prom

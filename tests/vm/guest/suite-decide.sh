@@ -253,13 +253,14 @@ backends() {
 # last decision with its reason.
 status_text >/tmp/status.out 2>&1
 clearpagectl status --json >/tmp/status.json 2>&1
+emit_json status /tmp/status.json
 check "status: clearpaged running and attached ($(head -n 2 /tmp/status.out | tr '\n' '|'))" \
 	grep -q "^clearpaged: running, pid $daemon, attached to the module" /tmp/status.out
 check "status: acting" grep -qx "  acting: switches unpinned backends" /tmp/status.out
 check "status: each backend's last decision, with its reason" \
 	test "$(grep -c '^  [a-z0-9]* *last decision .*: switched kernel -> movq: measured cheaper on trial frames' /tmp/status.out)" = 4
 check "status --json: the daemon" \
-	grep -q "\"daemon\":{\"running\":true,\"pid\":$daemon,\"updated\":[0-9]*,\"attached\":true,\"dry_run\":false,\"monitor_only\":false}" /tmp/status.json
+	grep -q "\"daemon\":{\"running\":true,\"pid\":$daemon,\"updated_unix_ns\":[0-9]*,\"attached\":true,\"dry_run\":false,\"monitor_only\":false}" /tmp/status.json
 check "status --json: the last decision per backend" \
 	test "$(grep -o '"held":false,"last_decision":{"time":[0-9]*,"action":"switched","from":"kernel","to":"movq","reason":"measured cheaper on trial frames"}' /tmp/status.json | wc -l)" = 4
 

@@ -60,6 +60,8 @@ check "and says what it cannot show and why" \
 check "and shows each backend's strategy" grep -q '^  4k    movnti, not pinned' /tmp/nb-status
 as_nobody clearpagectl status --json >/tmp/nb-json
 clearpagectl status --json >/tmp/root-json
+emit_json status /tmp/nb-json
+emit_json status /tmp/root-json
 check "nobody's JSON: the choices, no counter, no calibration" sh -c \
 	"grep -q '\"node\":1,\"counters\":false' /tmp/nb-json && grep -q '\"strategy\":\"movnti\"' /tmp/nb-json && ! grep -Eq 'latency_ns|touch_cached|hot_ns|probe_calibration|pages_4k|reference_pages' /tmp/nb-json"
 check "root's JSON: the counters and calibrations" sh -c \

@@ -37,6 +37,10 @@ check "status: every line fits 80 columns" \
 check "status: a legend under each table" \
 	sh -c "test \"\$(clearpagectl status | grep -c '^  4, H: the 4k, huge backend.s strategy')\" = $(nodes | wc -w)"
 check "status 1: node 1 alone" sh -c "out=\$(clearpagectl status 1) && echo \"\$out\" | grep -q '^node 1: ' && ! echo \"\$out\" | grep -q '^node 0'"
+emit_json_of status clearpagectl status --json
+emit_json_of status clearpagectl status 1 --json
+emit_json_of list clearpagectl list --json
+emit_json_of check clearpagectl check --json
 check "status 1 --json: node 1 alone" sh -c "clearpagectl status 1 --json | grep -q '^{\"nodes\":\\[{\"node\":1,'"
 check "status 9: not a node, the nodes named (exit 2)" \
 	sh -c "out=\$(clearpagectl status 9 2>&1); test \$? -eq 2 && echo \"\$out\" | grep -q \"'9' is not a node .*; nodes: $(nodes | xargs)\""
@@ -109,6 +113,8 @@ check "an unknown backend exits 2" sh -c "clearpagectl set 0 movq --backend 2m 2
 out=$(clearpagectl calibrate 0)
 check "calibrate 0 prints the new calibration" sh -c "echo '$out' | grep -q '^node 0' && echo '$out' | grep -q movnti"
 check "calibrate --json" sh -c "clearpagectl calibrate 1 --json | grep -q '{\"nodes\":\[{\"node\":1,\"counters\":true,\"strategies\":\[{\"name\":\"kernel\",\"hot_ns_4k\":[0-9]*,\"cold_ns_4k\":[0-9]*,\"hot_ns_huge\":'"
+emit_json_of calibrate clearpagectl calibrate 1 --json
+emit_json_of calibrate clearpagectl calibrate --json
 check "calibrate --json has the probe's calibration" sh -c "clearpagectl calibrate 1 --json | grep -q '\"probe_calibration\":{\"hot_ticks\":[0-9]*,\"cold_ticks\":[0-9]*,\"threshold_ticks\":[0-9]*}'"
 check "calibrate all" sh -c "clearpagectl calibrate | grep -c '^node' | grep -qx 2"
 
@@ -179,6 +185,7 @@ clearpagectl set 1 movnti
 echo 1 > $CP/node0/pinned
 wait $monitor
 check "monitor received 8 events" test $? -eq 0
+emit_json event /tmp/events
 wait $uevents
 check "uevents received 8 change events" test $? -eq 0
 got=$(sed 's/.*"node":\([0-9]*\),"backend":"\([a-z0-9]*\)","old":"\([a-z_]*\)","new":"\([a-z_]*\)","pinned":\([a-z]*\),"source":"\([a-z]*\)".*/\1 \2 \3>\4 \5 \6/' /tmp/events | tr '\n' ';')
@@ -229,6 +236,8 @@ check "status without the module still shows clearpaged's side and the module li
 	sh -c "clearpagectl status 2>/dev/null | grep -q '^clearpaged: not running' && clearpagectl status 2>/dev/null | grep -q '^module: not loaded: modprobe clearpage'"
 check "status --json without the module: no nodes, the module not loaded" \
 	sh -c "clearpagectl status --json 2>/dev/null | grep -q '^{\"nodes\":\\[\\],\"daemon\":{\"running\":false},\"module\":{\"loaded\":false,'"
+emit_json_of status clearpagectl status --json
+emit_json_of list clearpagectl list --json
 check "list without the module: availability unknown, exit 0" \
 	sh -c "clearpagectl list | grep -q '^kernel  *? '"
 check "monitor without the module exits 3" expect_exit 3 clearpagectl monitor --count 1

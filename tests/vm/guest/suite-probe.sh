@@ -98,6 +98,7 @@ for n in $(nodes); do
 	check "node$n: the probe ended the huge backend's trials" test "$(cat $CP/node$n/trials_huge)" = none
 done
 check "clearpagectl status shows the probe" sh -c "clearpagectl status | grep -q 'huge  probe on: hot folios rep_stosb, cold folios movnti'"
+emit_json_of status clearpagectl status --json
 check "clearpagectl status --json has the probe" sh -c "clearpagectl status --json | grep -q '\"probe\":{\"hot\":\"rep_stosb\",\"cold\":\"movnti\"}'"
 check "probe_huge off" sh -c "echo off > $CP/node0/probe_huge && test \"\$(cat $CP/node0/probe_huge)\" = off"
 check "clearpagectl probe 0 off" clearpagectl probe 0 off

@@ -149,6 +149,7 @@ check "pages freed before their probe were skipped ($(( $(stat_value 0 touch_ski
 	test $(stat_value 0 touch_skipped_4k) -gt $s0
 check "clearpagectl status shows the touch probe" \
 	sh -c "clearpagectl status | grep -q '4k    touch probe: [0-9]* of [0-9]* lines cached'"
+emit_json_of status clearpagectl status --json
 check "clearpagectl status --json has the touch probe" \
 	sh -c "clearpagectl status --json | grep -q '\"touch_probed\":[0-9]*,\"touch_cached\":[0-9]*,\"touch_skipped\":[0-9]*'"
 
