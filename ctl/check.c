@@ -48,26 +48,125 @@ static void add(enum verdict v, const char *name, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The kernel series the module loads on (kmod/main.c). */
-static bool series_tested(unsigned int major, unsigned int minor)
+/*
+ * The kernel series the module loads on: kmod/main.c's
+ * clearpage_tested_series, and the only ones kmod/dkms.conf's
+ * BUILD_EXCLUSIVE_KERNEL lets DKMS build for (tests/unit/test-series.sh
+ * checks that the three agree).
+ */
+static const struct {
+	unsigned int major, minor;
+} tested_series[] = {
+	{ 6, 1 },
+	{ 6, 12 },
+	{ 7, 3 },
+};
+#define TESTED_SERIES "6.1, 6.12, 7.3"
+
+/* 1: @release is of a tested series, 0: of another, -1: not a version. */
+static int release_tested(const char *release, unsigned int *major,
+			  unsigned int *minor)
 {
-	return (major == 6 && (minor == 1 || minor == 12)) ||
-	       (major == 7 && minor == 3);
+	unsigned int i;
+
+	if (sscanf(release, "%u.%u", major, minor) != 2)
+		return -1;
+	for (i = 0; i < sizeof(tested_series) / sizeof(tested_series[0]); i++)
+		if (tested_series[i].major == *major &&
+		    tested_series[i].minor == *minor)
+			return 1;
+	return 0;
+}
+
+/* A module parameter's value is true as the kernel's bool parser reads it. */
+static bool param_true(const char *v)
+{
+	return *v == '1' || *v == 'y' || *v == 'Y';
+}
+
+/* "allow_untested_kernel=1" among the words of an options line. */
+static bool options_allow(char *line)
+{
+	char *save = NULL, *w = strtok_r(line, " \t\n", &save);
+
+	if (!w || strcmp(w, "options"))
+		return false;
+	w = strtok_r(NULL, " \t\n", &save);
+	if (!w || strcmp(w, "clearpage"))
+		return false;
+	while ((w = strtok_r(NULL, " \t\n", &save)))
+		if (!strncmp(w, "allow_untested_kernel=", 22) &&
+		    param_true(w + 22))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the administrator lets the module load on an untested series:
+ * the loaded module has allow_untested_kernel set, or a modprobe.d file or
+ * the kernel command line sets it for the next load.
+ */
+static bool untested_allowed(void)
+{
+	static const char *const dirs[] = {
+		"/etc/modprobe.d", "/run/modprobe.d", "/usr/lib/modprobe.d",
+		"/lib/modprobe.d",
+	};
+	char line[1024], path[512];
+	bool allowed = false;
+	struct dirent *e;
+	unsigned int i;
+	FILE *f;
+	DIR *d;
+
+	if (ctl_read_line("/sys/module/clearpage/parameters/allow_untested_kernel",
+			  line, sizeof(line)) && param_true(line))
+		return true;
+	if (ctl_read_line("/proc/cmdline", line, sizeof(line)) &&
+	    (strstr(line, "clearpage.allow_untested_kernel=1") ||
+	     strstr(line, "clearpage.allow_untested_kernel=y") ||
+	     strstr(line, "clearpage.allow_untested_kernel=Y")))
+		return true;
+	for (i = 0; !allowed && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		d = opendir(dirs[i]);
+		if (!d)
+			continue;
+		while (!allowed && (e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+
+			if (len < 6 || strcmp(e->d_name + len - 5, ".conf"))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dirs[i], e->d_name);
+			f = fopen(path, "re");
+			if (!f)
+				continue;
+			while (!allowed && fgets(line, sizeof(line), f))
+				allowed = options_allow(line);
+			fclose(f);
+		}
+		closedir(d);
+	}
+	return allowed;
 }
 
 static void check_kernel(const char *release)
 {
 	unsigned int major = 0, minor = 0;
+	int tested = release_tested(release, &major, &minor);
 
-	if (sscanf(release, "%u.%u", &major, &minor) != 2)
+	if (tested < 0)
 		add(FAIL, "kernel", "%s: not a kernel version this module knows",
 		    release);
-	else if (series_tested(major, minor))
+	else if (tested)
 		add(OK, "kernel", "%s: series %u.%u, tested", release, major,
 		    minor);
+	else if (untested_allowed())
+		add(WARN, "kernel",
+		    "%s: series %u.%u is not tested (" TESTED_SERIES "); allow_untested_kernel=1 is set, so a module built for it loads, but DKMS builds none for this series (BUILD_EXCLUSIVE_KERNEL): build it from the source tree (doc/operations.md) or boot a tested series",
+		    release, major, minor);
 	else
 		add(FAIL, "kernel",
-		    "%s: series %u.%u is not tested (6.1, 6.12, 7.3): the module refuses to load; \"options clearpage allow_untested_kernel=1\" in /etc/modprobe.d/clearpage.conf overrides it (clearpage(4))",
+		    "%s: series %u.%u is not tested (" TESTED_SERIES "): DKMS builds no module for it and a module built by hand refuses to load; boot a kernel of a tested series (Debian 12: linux-image-amd64 is 6.1, bookworm-backports 6.12; Debian 13 trixie-backports: 7.3)",
 		    release, major, minor);
 }
 
@@ -200,6 +299,7 @@ static bool newest_kernel(char *out, size_t size)
 static void check_dkms(const char *release)
 {
 	char found[1024], newest[256];
+	unsigned int major, minor;
 
 	if (module_for(release, found, sizeof(found)))
 		add(OK, "module-file", "%s: %s", release, found);
@@ -207,6 +307,10 @@ static void check_dkms(const char *release)
 		add(WARN, "module-file",
 		    "%s: the module is loaded but none is installed, so the next boot has none: install the clearpage-dkms package (README, Install)",
 		    release);
+	else if (release_tested(release, &major, &minor) == 0)
+		add(FAIL, "module-file",
+		    "%s: no clearpage.ko: DKMS builds none for series %u.%u (see the kernel line)",
+		    release, major, minor);
 	else
 		add(FAIL, "module-file",
 		    "%s: no clearpage.ko: install the clearpage-dkms package (README, Install), or dkms autoinstall -k %s once its headers are there",
@@ -216,6 +320,10 @@ static void check_dkms(const char *release)
 	if (module_for(newest, found, sizeof(found)))
 		add(OK, "module-next", "%s (the newest kernel installed): %s",
 		    newest, found);
+	else if (release_tested(newest, &major, &minor) == 0)
+		add(WARN, "module-next",
+		    "%s (the newest kernel installed) is series %u.%u, not tested (" TESTED_SERIES "): DKMS builds no clearpage.ko for it and it boots without clearpage",
+		    newest, major, minor);
 	else
 		add(WARN, "module-next",
 		    "%s (the newest kernel installed) has no clearpage.ko and boots without it: apt-get install linux-headers-%s, then dkms autoinstall -k %s",

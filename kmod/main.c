@@ -45,8 +45,10 @@ MODULE_PARM_DESC(default_strategy,
 /*
  * The kernel series whose internals this module was checked against: the
  * register layout of the probed allocator, the contract of the livepatched
- * function and the init_on_alloc skip. DKMS builds the module for any
- * kernel; on another series it loads only when the administrator says so.
+ * function and the init_on_alloc skip. DKMS builds it for these only
+ * (dkms.conf: BUILD_EXCLUSIVE_KERNEL; ctl/check.c says the same, and
+ * tests/unit/test-series.sh checks the three agree); built by hand for
+ * another series, it loads only when the administrator says so.
  */
 static const unsigned int clearpage_tested_series[] = {
 	KERNEL_VERSION(6, 1, 0),
