@@ -117,6 +117,11 @@ int ctl_connect_failed(int err)
 		fprintf(stderr, "clearpagectl: the clearpage module is not loaded; load it with 'modprobe clearpage'\n");
 		return EXIT_NOT_LOADED;
 	}
+	if (err == -EPROTO) {
+		fprintf(stderr, "clearpagectl: the loaded clearpage module is older than these tools (its netlink interface is before version %d): reload it (README, Upgrade)\n",
+			CLEARPAGE_GENL_VERSION);
+		return EXIT_FAILED;
+	}
 	if (err < 0) {
 		fprintf(stderr, "clearpagectl: cannot talk to clearpage over generic netlink: %s\n",
 			strerror(-err));

@@ -99,6 +99,15 @@ static int attach(struct manager *m)
 {
 	int err = cp_client_open(&m->client);
 
+	if (err == -EPROTO) {
+		if (!m->waiting_logged)
+			log_event(LOG_WARNING, MESSAGE_ID_MODULE,
+				  "the loaded clearpage module is older than clearpaged (its netlink interface is before version %d); waiting until it is reloaded (README, Upgrade)",
+				  CLEARPAGE_GENL_VERSION);
+		m->waiting_logged = true;
+		sd_notify(0, "STATUS=waiting for a clearpage module as new as clearpaged");
+		return err;
+	}
 	if (err) {
 		if (!m->waiting_logged)
 			log_event(LOG_NOTICE, MESSAGE_ID_MODULE,

@@ -9,6 +9,7 @@
 #include <linux/netlink.h>
 
 #include <netlink/genl/ctrl.h>
+#include <netlink/genl/family.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
@@ -206,6 +207,30 @@ static void enable_extack(struct nl_sock *sock)
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 }
 
+/*
+ * The version of the family the loaded module registered: a module older
+ * than these tools (still loaded after an upgrade) speaks an older
+ * protocol, and its answers would be misread. 0 or -EPROTO; a controller
+ * that cannot be asked is no reason to refuse (the requests then fail on
+ * their own).
+ */
+static int check_family_version(struct nl_sock *sock)
+{
+	struct genl_family *family;
+	struct nl_cache *cache;
+	unsigned int version;
+
+	if (genl_ctrl_alloc_cache(sock, &cache) < 0)
+		return 0;
+	family = genl_ctrl_search_by_name(cache, CLEARPAGE_GENL_NAME);
+	nl_cache_free(cache);
+	if (!family)
+		return 0;
+	version = genl_family_get_version(family);
+	genl_family_put(family);
+	return version < CLEARPAGE_GENL_VERSION ? -EPROTO : 0;
+}
+
 int cp_client_open(struct cp_client **out)
 {
 	struct cp_client *client = calloc(1, sizeof(*client));
@@ -226,6 +251,12 @@ int cp_client_open(struct cp_client **out)
 	if (client->family < 0) {
 		err = client->family;
 		goto fail;
+	}
+	err = check_family_version(client->sock);
+	if (err) {
+		nl_socket_free(client->sock);
+		free(client);
+		return err;
 	}
 	*out = client;
 	return 0;

@@ -7,7 +7,9 @@
  * Every function returns 0 (or a count) on success and a negative errno on
  * failure; cp_client_error() then gives the kernel's extended ack message,
  * if it sent one. cp_client_open() fails with -ENOENT when the module is not
- * loaded.
+ * loaded, and with -EPROTO when the loaded one registered an older version
+ * of the family than CLEARPAGE_GENL_VERSION (an old module still loaded
+ * after an upgrade).
  */
 #ifndef CLEARPAGE_CLIENT_H
 #define CLEARPAGE_CLIENT_H
