@@ -68,7 +68,10 @@ check "clearpaged and clearpage-dkms are installed" \
 check "DKMS built and installed clearpage for $(uname -r)" \
 	sh -c "dkms status clearpage 2>/dev/null | grep '$(uname -r).*installed' >/dev/null"
 check "modinfo finds the DKMS module" sh -c "modinfo -n clearpage | grep -q updates/dkms"
+# The upstream version (meson's, what MODULE_VERSION and the tools carry):
+# the package's without a Debian revision or suffix (0.4.0-1, 0.4.0+e2e1).
 pkgver=$(dpkg-query -W -f '${Version}' clearpaged)
+pkgver=${pkgver%%[-+~]*}
 check "the DKMS module carries the package's version ($pkgver)" \
 	test "$(modinfo -F version clearpage)" = "$pkgver"
 check "the module's man page, clearpage(4), is installed" \
