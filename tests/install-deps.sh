@@ -45,13 +45,14 @@ apt-get update -q
 # minbase, a container image) has none of it, a full one some of it.
 # pahole: Kbuild generates module BTF against the vmlinux that 6.12's
 # headers ship. python3: tests/bench/test-touch.sh; python3-jsonschema:
-# tests/json (clearpagectl's JSON against its schema). xz-utils: .ci/run
+# tests/json (clearpagectl's JSON against its schema); groff-base: the man
+# pages formatted without a warning (tests/doc). xz-utils: .ci/run
 # unpacks the meson dist tarball. mount, e2fsprogs, debootstrap: the build
 # roots and the booted-Debian disk image. git: meson dist.
 apt-get install -y -q --no-install-recommends \
 	build-essential clang libclang-rt-14-dev \
 	qemu-system-x86 busybox-static cpio gzip xz-utils kmod dkms pahole \
-	gnuplot-nox python3 python3-jsonschema lintian debootstrap e2fsprogs mount git \
+	gnuplot-nox groff-base python3 python3-jsonschema lintian debootstrap e2fsprogs mount git \
 	linux-headers-amd64
 # The packages' build dependencies from debian/control itself, so that the
 # list above can never drift from them (on Debian 12, systemd.pc comes from

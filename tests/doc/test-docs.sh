@@ -186,5 +186,19 @@ else
 	failed=$((failed + 1)); echo "FAIL: README is $lines lines, more than 200: move detail to doc/"
 fi
 
-echo "$passed passed, $failed failed, 0 skipped"
+# Every man page formats without a groff warning (-ww: all of them).
+skipped=0
+if command -v groff >/dev/null; then
+	for f in "$man"/*.[0-9]; do
+		if w=$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$f" 2>&1) && [ -z "$w" ]; then
+			passed=$((passed + 1)); echo "PASS: ${f#"$top"/} formats without a warning"
+		else
+			failed=$((failed + 1)); echo "FAIL: ${f#"$top"/}: $(echo "$w" | head -n 3 | tr '\n' '|')"
+		fi
+	done
+else
+	skipped=$((skipped + 1)); echo "SKIP: groff is not installed: the man pages' formatting is not checked"
+fi
+
+echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed = 0 ]
