@@ -555,6 +555,31 @@ static void check_cpu(void)
 	allowlist_free(&list);
 }
 
+/*
+ * The last line of the text: the worst verdict again, with the checks
+ * that gave it, so the answer is one line away from the prompt.
+ */
+static void print_summary(enum verdict worst)
+{
+	char names[256] = "";
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < nr_lines && len < sizeof(names); i++)
+		if (lines[i].verdict == worst)
+			len += snprintf(names + len, sizeof(names) - len, "%s%s",
+					len ? ", " : "", lines[i].name);
+	if (worst == FAIL)
+		printf("%-4s  %-13s clearpage will not act here until the fail lines are fixed: %s\n",
+		       verdict_names[worst], "summary", names);
+	else if (worst == WARN)
+		printf("%-4s  %-13s clearpage can act here; read the warn lines first: %s\n",
+		       verdict_names[worst], "summary", names);
+	else
+		printf("%-4s  %-13s clearpage can act here\n",
+		       verdict_names[worst], "summary");
+}
+
 int cmd_check(int argc, char **argv, const struct ctl_options *o)
 {
 	enum verdict worst = OK;
@@ -602,6 +627,7 @@ int cmd_check(int argc, char **argv, const struct ctl_options *o)
 			printf("%-4s  %-13s %s\n",
 			       verdict_names[lines[i].verdict], lines[i].name,
 			       lines[i].detail);
+		print_summary(worst);
 	}
 	return worst == FAIL ? EXIT_FAILED : worst == WARN ? EXIT_WARNINGS :
 							   EXIT_OK;

@@ -57,6 +57,8 @@ sed 's/^/INFO: check: /' /tmp/check.out
 worst=$(awk '$1 == "fail" { w = 2 } $1 == "warn" && w < 1 { w = 1 } END { print w + 0 }' /tmp/check.out)
 check "check exits with its worst line's status (rc $rc)" test "$rc" = "$(case $worst in 2) echo 1 ;; 1) echo 5 ;; *) echo 0 ;; esac)"
 check "check: every line ok, warn or fail" awk '$1 != "ok" && $1 != "warn" && $1 != "fail" { exit 1 }' /tmp/check.out
+check "check: the last line is the summary, with the worst verdict" \
+	sh -c "tail -n 1 /tmp/check.out | grep -q '^$(echo ok warn fail | cut -d' ' -f$((worst + 1))) *summary  *clearpage '"
 check "check: the kernel, tested" grep -q "^ok    kernel        $(uname -r): series [0-9.]*, tested" /tmp/check.out
 check "check: the module loaded, as these tools" grep -q "^ok    module        clearpage $v loaded, as these tools" /tmp/check.out
 check "check: init_on_alloc=0 from the module, so 4 KiB faults too" grep -q '^ok    init_on_alloc 0 (the module): clearpage clears 4 KiB faults and huge pages' /tmp/check.out
