@@ -33,6 +33,7 @@ static unsigned int nr_lines;
 
 static void add(enum verdict v, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+static bool selected(const char *path, char *buf, size_t size);
 static void add(enum verdict v, const char *name, const char *fmt, ...)
 {
 	struct check_line *l;
@@ -361,36 +362,44 @@ static int secure_boot(void)
 
 static void check_signatures(void)
 {
-	char enforce[16] = "", out[256];
+	char enforce[16] = "", lockdown[32] = "none", why[48], out[256];
 	int sb = secure_boot();
 	bool enforced;
 
 	ctl_read_line("/sys/module/module/parameters/sig_enforce", enforce,
 		  sizeof(enforce));
-	enforced = sb == 1 || enforce[0] == 'Y';
+	/* A kernel locked down (integrity or more) loads signed modules only. */
+	selected("/sys/kernel/security/lockdown", lockdown, sizeof(lockdown));
+	enforced = sb == 1 || enforce[0] == 'Y' || strcmp(lockdown, "none");
 	if (!enforced) {
-		add(OK, "signatures", "not enforced (Secure Boot %s, sig_enforce off): the module loads unsigned, tainting the kernel (E)",
+		add(OK, "signatures", "not enforced (Secure Boot %s, sig_enforce off, no lockdown): the module loads unsigned, tainting the kernel (E)",
 		    sb < 0 ? "not reported" : "off");
 		return;
 	}
+	if (sb == 1)
+		snprintf(why, sizeof(why), "Secure Boot");
+	else if (strcmp(lockdown, "none"))
+		snprintf(why, sizeof(why), "lockdown=%s", lockdown);
+	else
+		snprintf(why, sizeof(why), "sig_enforce");
 	if (!access("/sys/module/clearpage", F_OK)) {
-		add(OK, "signatures", "enforced%s, and the module is loaded: its key is enrolled",
-		    sb == 1 ? " (Secure Boot)" : "");
+		add(OK, "signatures", "enforced (%s), and the module is loaded: its key is enrolled",
+		    why);
 		return;
 	}
 	if (access("/var/lib/dkms/mok.pub", R_OK)) {
-		add(WARN, "signatures", "enforced%s: the module loads only signed by an enrolled key; DKMS makes one (/var/lib/dkms/mok.pub) when it builds the module",
-		    sb == 1 ? " (Secure Boot)" : "");
+		add(WARN, "signatures", "enforced (%s): the module loads only signed by an enrolled key; DKMS makes one (/var/lib/dkms/mok.pub) when it builds the module",
+		    why);
 		return;
 	}
 	if (ctl_command_line("mokutil --test-key /var/lib/dkms/mok.pub 2>/dev/null",
 			 out, sizeof(out)) && strstr(out, "already enrolled")) {
-		add(OK, "signatures", "enforced%s, and DKMS's key is enrolled",
-		    sb == 1 ? " (Secure Boot)" : "");
+		add(OK, "signatures", "enforced (%s), and DKMS's key is enrolled",
+		    why);
 		return;
 	}
-	add(WARN, "signatures", "enforced%s: enroll DKMS's key, or the module does not load: apt-get install mokutil; mokutil --import /var/lib/dkms/mok.pub; reboot and confirm the key",
-	    sb == 1 ? " (Secure Boot)" : "");
+	add(WARN, "signatures", "enforced (%s): enroll DKMS's key, or the module does not load: apt-get install mokutil; mokutil --import /var/lib/dkms/mok.pub; reboot and confirm the key",
+	    why);
 }
 
 /* init_on_alloc as the kernel runs it: 1, 0, or -1 unknown. */
@@ -436,13 +445,121 @@ static int init_on_alloc(const char *release, const char **how)
 	return value;
 }
 
+/* A page size in kB as a person writes it: 64 KiB, 2 MiB, 1 GiB. */
+static void size_name(unsigned long kb, char *buf, size_t size)
+{
+	if (kb >= 1024 * 1024 && !(kb % (1024 * 1024)))
+		snprintf(buf, size, "%lu GiB", kb / (1024 * 1024));
+	else if (kb >= 1024 && !(kb % 1024))
+		snprintf(buf, size, "%lu MiB", kb / 1024);
+	else
+		snprintf(buf, size, "%lu KiB", kb);
+}
+
+/* The selected word of a sysfs choice file ("always [madvise] never"). */
+static bool selected(const char *path, char *buf, size_t size)
+{
+	char line[128], *b, *e;
+
+	if (!ctl_read_line(path, line, sizeof(line)) || !(b = strchr(line, '[')) ||
+	    !(e = strchr(b, ']')))
+		return false;
+	*e = '\0';
+	snprintf(buf, size, "%s", b + 1);
+	return true;
+}
+
+#define MAX_SIZES 16
+
+/* The "hugepages-<N>kB" entries of @dir, by size. */
+static int page_sizes(const char *dir, unsigned long *kb)
+{
+	struct dirent *e;
+	unsigned long v, t;
+	int n = 0, i, j;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < MAX_SIZES)
+		if (sscanf(e->d_name, "hugepages-%lukB", &v) == 1)
+			kb[n++] = v;
+	closedir(d);
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && kb[j - 1] > kb[j]; j--) {
+			t = kb[j];
+			kb[j] = kb[j - 1];
+			kb[j - 1] = t;
+		}
+	return n;
+}
+
+/*
+ * The hugetlb pages of every pool ("32 of 2 MiB, 1 of 1 GiB", or "none")
+ * into @buf; how many there are in all.
+ */
+static unsigned long hugetlb_pools(char *buf, size_t size)
+{
+	unsigned long kb[MAX_SIZES], nr, total = 0;
+	char path[128], line[32], name[32];
+	size_t len = 0;
+	int n = page_sizes("/sys/kernel/mm/hugepages", kb), i;
+
+	*buf = '\0';
+	for (i = 0; i < n && len < size; i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/mm/hugepages/hugepages-%lukB/nr_hugepages",
+			 kb[i]);
+		if (!ctl_read_line(path, line, sizeof(line)) ||
+		    sscanf(line, "%lu", &nr) != 1 || !nr)
+			continue;
+		size_name(kb[i], name, sizeof(name));
+		len += snprintf(buf + len, size - len, "%s%lu of %s",
+				len ? ", " : "", nr, name);
+		total += nr;
+	}
+	if (!total)
+		snprintf(buf, size, "none");
+	return total;
+}
+
+/*
+ * The mTHP sizes (6.8 and later) turned on by a setting of their own, not
+ * inherited ("64 KiB always, 128 KiB madvise"), into @buf; whether there
+ * is one, so that THP is in use whatever the top level says.
+ */
+static bool mthp_sizes(char *buf, size_t size)
+{
+	unsigned long kb[MAX_SIZES];
+	char path[160], mode[32], name[32];
+	size_t len = 0;
+	bool on = false;
+	int n = page_sizes("/sys/kernel/mm/transparent_hugepage", kb), i;
+
+	*buf = '\0';
+	for (i = 0; i < n && len < size; i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/mm/transparent_hugepage/hugepages-%lukB/enabled",
+			 kb[i]);
+		if (!selected(path, mode, sizeof(mode)) ||
+		    !strcmp(mode, "inherit") || !strcmp(mode, "never"))
+			continue;
+		size_name(kb[i], name, sizeof(name));
+		len += snprintf(buf + len, size - len, "%s%s %s",
+				len ? ", " : "", name, mode);
+		on = true;
+	}
+	return on;
+}
+
 static void check_pages(const char *release)
 {
-	char thp[128] = "", nr[32] = "0", *b, *e;
+	char top[32], sizes[256], thp[320], pools[256];
 	unsigned int major = 0, minor = 0;
 	const char *how = "";
 	int ioa = init_on_alloc(release, &how);
-	bool thp_off, thp_prezeroed;
+	bool thp_off, thp_prezeroed, mthp_on;
+	unsigned long hugetlb;
 
 	/*
 	 * With init_on_alloc=1 the allocator zeroes 4 KiB pages, and before
@@ -465,31 +582,30 @@ static void check_pages(const char *release)
 		add(OK, "init_on_alloc", "0 (%s): clearpage clears 4 KiB faults and huge pages",
 		    how);
 
-	if (ctl_read_line("/sys/kernel/mm/transparent_hugepage/enabled", thp,
-		      sizeof(thp)) && (b = strchr(thp, '[')) &&
-	    (e = strchr(b, ']'))) {
-		*e = '\0';
-		memmove(thp, b + 1, strlen(b + 1) + 1);
-	} else {
-		snprintf(thp, sizeof(thp), "not available");
-	}
-	ctl_read_line("/proc/sys/vm/nr_hugepages", nr, sizeof(nr));
-	thp_off = strcmp(thp, "always") && strcmp(thp, "madvise");
-	if (thp_prezeroed && !strcmp(nr, "0"))
+	if (!selected("/sys/kernel/mm/transparent_hugepage/enabled", top,
+		      sizeof(top)))
+		snprintf(top, sizeof(top), "not available");
+	mthp_on = mthp_sizes(sizes, sizeof(sizes));
+	if (*sizes)
+		snprintf(thp, sizeof(thp), "%s (mTHP %s)", top, sizes);
+	else
+		snprintf(thp, sizeof(thp), "%s", top);
+	hugetlb = hugetlb_pools(pools, sizeof(pools));
+	thp_off = strcmp(top, "always") && strcmp(top, "madvise") && !mthp_on;
+	if (thp_prezeroed && !hugetlb)
 		add(WARN, "huge-pages",
 		    "THP %s, but the allocator zeroes it here (init_on_alloc=1 on %u.%u), and no hugetlb pages (vm.nr_hugepages): clearpage does nothing here",
 		    thp, major, minor);
 	else if (thp_prezeroed)
 		add(OK, "huge-pages",
-		    "THP %s (zeroed by the allocator: init_on_alloc=1 on %u.%u), %s hugetlb pages (vm.nr_hugepages)",
-		    thp, major, minor, nr);
-	else if (thp_off && !strcmp(nr, "0"))
+		    "THP %s (zeroed by the allocator: init_on_alloc=1 on %u.%u), hugetlb pages: %s",
+		    thp, major, minor, pools);
+	else if (thp_off && !hugetlb)
 		add(ioa == 0 ? OK : WARN, "huge-pages",
 		    "THP %s, no hugetlb pages: no huge page to clear%s", thp,
 		    ioa == 0 ? "" : ", and with init_on_alloc=1 nothing else: clearpage does nothing here");
 	else
-		add(OK, "huge-pages", "THP %s, %s hugetlb pages (vm.nr_hugepages)",
-		    thp, nr);
+		add(OK, "huge-pages", "THP %s, hugetlb pages: %s", thp, pools);
 }
 
 /* "model name" of the first CPU in /proc/cpuinfo. */

@@ -32,7 +32,7 @@ info "check: $(grep -E 'init_on_alloc|huge-pages' /tmp/check.out | tr '\n' '|')"
 case "$(uname -r)" in
 6.*)	check "check, 6.x: hugetlb pages only, THP zeroed by the allocator" sh -c \
 		"grep -q '^ok    init_on_alloc 1 (the module): on 6\.[0-9]* clearpage clears hugetlb pages only' /tmp/check.out &&
-		 grep -q '^ok    huge-pages    THP [a-z]* (zeroed by the allocator: init_on_alloc=1 on 6\.[0-9]*), 32 hugetlb pages' /tmp/check.out" ;;
+		 grep -q '^ok    huge-pages    THP [a-z]* (zeroed by the allocator: init_on_alloc=1 on 6\.[0-9]*), hugetlb pages: 32 of 2 MiB\$' /tmp/check.out" ;;
 *)	check "check, 7.x: huge pages, hugetlb and THP" \
 		grep -q '^ok    init_on_alloc 1 (the module): clearpage clears huge pages only (hugetlb and THP)' /tmp/check.out ;;
 esac

@@ -64,6 +64,40 @@ check "check: the module loaded, as these tools" grep -q "^ok    module        c
 check "check: init_on_alloc=0 from the module, so 4 KiB faults too" grep -q '^ok    init_on_alloc 0 (the module): clearpage clears 4 KiB faults and huge pages' /tmp/check.out
 check "check: the CPU with family and model in hex" grep -q '^[a-z]* *cpu  *[A-Za-z]* family 0x[0-9a-f]* model 0x[0-9a-f]* stepping' /tmp/check.out
 check "check --json: the same lines and the worst" sh -c "j=\$(clearpagectl check --json); echo \"\$j\" | grep -q '\"check\":\"kernel\",\"verdict\":\"ok\"' && echo \"\$j\" | grep -q '\"worst\":\"$(echo fine ok warn fail | cut -d' ' -f$((worst + 2)))\"}\$'"
+# A kernel locked down loads signed modules only: check says enforced.
+[ -e /sys/kernel/security/lockdown ] ||
+	mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+if [ -e /sys/kernel/security/lockdown ]; then
+	echo 'none [integrity] confidentiality' > /tmp/lockdown
+	if mount --bind /tmp/lockdown /sys/kernel/security/lockdown; then
+		check "check: lockdown=integrity enforces signatures (the module loaded: its key is enrolled)" \
+			sh -c "clearpagectl check | grep -q '^ok    signatures    enforced (lockdown=integrity), and the module is loaded'"
+		umount /sys/kernel/security/lockdown
+	else
+		fail "bind-mounting over /sys/kernel/security/lockdown"
+	fi
+else
+	info "check: no /sys/kernel/security/lockdown on $(uname -r) (lockdown LSM not built in)"
+fi
+# Every hugetlb pool and the mTHP sizes on by their own setting are named.
+h2m=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+if echo 3 > $h2m && [ "$(cat $h2m)" = 3 ]; then
+	check "check: the 2 MiB hugetlb pool is named (3 of 2 MiB)" \
+		sh -c "clearpagectl check | grep -q '^ok    huge-pages    THP .*, hugetlb pages: 3 of 2 MiB\$'"
+else
+	skip "check: the 2 MiB hugetlb pool: could not reserve 3 pages"
+fi
+echo 0 > $h2m
+m64=/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled
+if [ -w $m64 ]; then
+	was=$(sed 's/.*\[\(.*\)\].*/\1/' $m64)
+	echo madvise > $m64
+	check "check: an mTHP size on by its own setting is named (64 KiB madvise)" \
+		sh -c "clearpagectl check | grep -q '^ok    huge-pages    THP [a-z]* (mTHP 64 KiB madvise), '"
+	echo "$was" > $m64
+else
+	info "check: no 64 KiB mTHP on $(uname -r) (6.8 and later)"
+fi
 echo 'always madvise [never]' > /tmp/thp
 if mount --bind /tmp/thp /sys/kernel/mm/transparent_hugepage/enabled; then
 	check "check: THP never is named" sh -c "clearpagectl check | grep -q '^[a-z]* *huge-pages    THP never'"
