@@ -13,14 +13,17 @@
 /* Set when json-c could not allocate a value: the document is incomplete. */
 static bool json_oom;
 
-static void put(struct json_object *o, const char *key, struct json_object *v,
+/* Adds @v to @o as @key; on failure frees @v and returns false. */
+static bool put(struct json_object *o, const char *key, struct json_object *v,
 		bool may_be_null)
 {
 	if ((!v && !may_be_null) || !o ||
 	    json_object_object_add(o, key, v) < 0) {
 		json_object_put(v);
 		json_oom = true;
+		return false;
 	}
+	return true;
 }
 
 struct json_object *ctl_json_new(void)
@@ -36,16 +39,14 @@ struct json_object *ctl_json_array(struct json_object *o, const char *key)
 {
 	struct json_object *a = json_object_new_array();
 
-	put(o, key, a, false);
-	return a;
+	return put(o, key, a, false) ? a : NULL;
 }
 
 struct json_object *ctl_json_child(struct json_object *o, const char *key)
 {
 	struct json_object *c = json_object_new_object();
 
-	put(o, key, c, false);
-	return c;
+	return put(o, key, c, false) ? c : NULL;
 }
 
 struct json_object *ctl_json_append(struct json_object *array)

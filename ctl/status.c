@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* clearpagectl status: a table per node, or JSON for scripts. */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -628,15 +629,17 @@ static void per_backend(struct json_object *o, const char *what, int b,
 	ctl_json_uint(o, key, v);
 }
 
-static void strategy_json(struct json_object *strategies,
-			  const struct cp_strategy_info *s, bool counters)
+/* The strategy's object, or NULL where it could not be made. */
+static struct json_object *strategy_json(struct json_object *strategies,
+					 const struct cp_strategy_info *s,
+					 bool counters)
 {
 	struct json_object *o = ctl_json_append(strategies);
 	int b;
 
 	ctl_json_string(o, "name", cp_strategy_name(s->strategy));
 	if (!counters)
-		return;
+		return o;
 	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
 		per_backend(o, "pages", b, s->pages[b]);
 		per_backend(o, "samples", b, s->samples[b]);
@@ -647,6 +650,7 @@ static void strategy_json(struct json_object *strategies,
 		per_backend(o, "trial_ns", b, s->trial_ns[b]);
 	}
 	ctl_json_uint(o, "ranges_huge", s->ranges_huge);
+	return o;
 }
 
 static void calibration_json(struct json_object *o,
@@ -674,10 +678,19 @@ static void latency_json(struct json_object *node, const struct cp_node_info *n)
 	ctl_json_uint(o, "inf", n->latency[CLEARPAGE_LATENCY_BUCKETS - 1]);
 }
 
-/* Nanoseconds from clearpaged's estimates, rounded to whole ones. */
-static long long whole_ns(double ns)
+/*
+ * Nanoseconds from clearpaged's estimates, rounded to whole ones; null
+ * where there is no figure: not a finite number, beyond what an integer
+ * holds, or (@known_if_positive) the -1 clearpaged writes for an
+ * uncertainty it could not estimate yet.
+ */
+static void estimate_json(struct json_object *o, const char *key, double ns,
+			  bool known_if_positive)
 {
-	return (long long)(ns < 0 ? ns - 0.5 : ns + 0.5);
+	if (!isfinite(ns) || fabs(ns) > 9e18 || (known_if_positive && ns < 0))
+		ctl_json_null(o, key);
+	else
+		ctl_json_int(o, key, llround(ns));
 }
 
 static void savings_json(struct json_object *node, const struct cp_node_info *n)
@@ -694,12 +707,13 @@ static void savings_json(struct json_object *node, const struct cp_node_info *n)
 			all = ctl_json_child(node, "savings");
 		o = ctl_json_child(all, cp_backend_name(b));
 		ctl_json_uint(o, "since_unix_ns", unix_ns(v->since));
-		ctl_json_int(o, "saved_ns", whole_ns(v->saved_ns));
-		ctl_json_int(o, "uncertainty_ns", whole_ns(v->uncertainty_ns));
-		ctl_json_int(o, "kernel_ns", whole_ns(v->kernel_ns));
+		estimate_json(o, "saved_ns", v->saved_ns, false);
+		estimate_json(o, "uncertainty_ns", v->uncertainty_ns, true);
+		estimate_json(o, "kernel_ns", v->kernel_ns, false);
 		ctl_json_uint(o, "pages", v->pages);
 		ctl_json_uint(o, "unestimated_pages", v->unestimated_pages);
-		ctl_json_int(o, "last_interval_saved_ns", whole_ns(v->last_saved_ns));
+		estimate_json(o, "last_interval_saved_ns", v->last_saved_ns,
+			      false);
 	}
 }
 
@@ -737,10 +751,11 @@ static void node_json(struct json_object *nodes, const struct cp_node_info *n,
 	}
 	a = ctl_json_array(o, "strategies");
 	for (i = 0; i < n->nr_strategies; i++) {
-		strategy_json(a, &n->strategies[i], counters);
+		struct json_object *s = strategy_json(a, &n->strategies[i],
+						      counters);
+
 		if (n->has_counters)
-			calibration_json(json_object_array_get_idx(a, i),
-					 &n->strategies[i]);
+			calibration_json(s, &n->strategies[i]);
 	}
 	if (!n->has_counters)
 		return;

@@ -54,7 +54,7 @@ d = json.loads(json.dumps(s)); d["nodes"][0]["backends"]["4k"]["spare"] = 1
 cases["status-unknown-field"] = ("status", d)
 d = json.loads(json.dumps(s)); d["nodes"][0]["backends"]["huge"]["strategy"] = "stosb"
 cases["status-unknown-strategy"] = ("status", d)
-d = json.loads(json.dumps(s)); d["nodes"][0]["backends"]["4k"]["last_change"] = "2026-12-07T00:00:00+00:00"
+d = json.loads(json.dumps(s)); d["nodes"][0]["backends"]["4k"]["last_change_unix_ns"] = "2026-12-07T00:00:00+00:00"
 cases["status-time-as-string"] = ("status", d)
 d = json.loads(json.dumps(s)); d["nodes"][0]["counters"] = False
 cases["status-counters-false-with-counters"] = ("status", d)

@@ -252,7 +252,7 @@ backends() {
 # clearpagectl status shows the daemon: running, acting, each backend's
 # last decision with its reason.
 status_text >/tmp/status.out 2>&1
-clearpagectl status --json >/tmp/status.json 2>&1
+clearpagectl status --json >/tmp/status.json 2>/tmp/status.err
 emit_json status /tmp/status.json
 check "status: clearpaged running and attached ($(head -n 2 /tmp/status.out | tr '\n' '|'))" \
 	grep -q "^clearpaged: running, pid $daemon, attached to the module" /tmp/status.out
@@ -262,7 +262,7 @@ check "status: each backend's last decision, with its reason" \
 check "status --json: the daemon" \
 	grep -q "\"daemon\":{\"running\":true,\"pid\":$daemon,\"updated_unix_ns\":[0-9]*,\"attached\":true,\"dry_run\":false,\"monitor_only\":false}" /tmp/status.json
 check "status --json: the last decision per backend" \
-	test "$(grep -o '"held":false,"last_decision":{"time":[0-9]*,"action":"switched","from":"kernel","to":"movq","reason":"measured cheaper on trial frames"}' /tmp/status.json | wc -l)" = 4
+	test "$(grep -o '"held":false,"last_decision":{"time_unix_ns":[0-9]*,"action":"switched","from":"kernel","to":"movq","reason":"measured cheaper on trial frames"}' /tmp/status.json | wc -l)" = 4
 
 # clearpagectl reset: node 0 back to kernel, unpinned, and the daemon,
 # told, leaves it there (it would try and switch it again within a few
