@@ -52,9 +52,11 @@ check "MetricsFile: per-node state, as the module reports it" sh -c \
 check "MetricsFile: no temporary file left behind" test "$(ls -A /tmp/metrics)" = clearpage.prom
 check "MetricsFile: build_info names the loaded module's version" \
 	grep -qx "clearpage_build_info{version=\"$(clearpaged --version | cut -d' ' -f2)\",module_version=\"$(cat /sys/module/clearpage/version)\"} 1" /tmp/metrics/clearpage.prom
+# One copy read twice: clearpaged replaces the file every interval.
+cp /tmp/metrics/clearpage.prom /tmp/metrics-once.prom
 check "MetricsFile: the latency histogram, its +Inf bucket its count" sh -c \
-	"inf=\$(sed -n 's/^clearpage_clear_page_latency_seconds_bucket{node=\"0\",le=\"+Inf\"} //p' /tmp/metrics/clearpage.prom) &&
-	 [ -n \"\$inf\" ] && grep -qx \"clearpage_clear_page_latency_seconds_count{node=\\\"0\\\"} \$inf\" /tmp/metrics/clearpage.prom"
+	"inf=\$(sed -n 's/^clearpage_clear_page_latency_seconds_bucket{node=\"0\",le=\"+Inf\"} //p' /tmp/metrics-once.prom) &&
+	 [ -n \"\$inf\" ] && grep -qx \"clearpage_clear_page_latency_seconds_count{node=\\\"0\\\"} \$inf\" /tmp/metrics-once.prom"
 # For the host: a healthy status as an administrator reads it, and the
 # metrics file the dashboard's queries run against (tests/run-all.sh).
 clearpagectl status > /tmp/status.txt 2>&1
