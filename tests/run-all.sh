@@ -345,21 +345,27 @@ json_dir=$logs/json
 rm -rf "$json_dir" && mkdir -p "$json_dir"
 cat "$logs"/*.log 2>/dev/null | tr -d '\r' | grep '^CPVM-JSON|' |
 	awk -F'|' -v dir="$json_dir" '{ kind = $2; sub(/^CPVM-JSON\|[a-z]*\|/, ""); print > (dir "/" kind ".jsonl") }'
+json_passed=0 json_failed=0
 if ls "$logs"/*-netlink.log >/dev/null 2>&1; then
 	for kind in status calibrate check list event; do
 		if [ ! -s "$json_dir/$kind.jsonl" ]; then
 			echo "FAILED: no clearpagectl $kind --json document in the VM logs"
 			failure "no $kind --json document in the VM logs"
+			json_failed=$((json_failed + 1))
 		elif python3 "$top/tests/json/validate.py" "$top/doc/clearpagectl.schema.json" \
 			"$kind" "$json_dir/$kind.jsonl" >>"$json_log" 2>&1; then
 			echo "PASS: clearpagectl's $kind JSON from the VM runs matches the schema: $(tail -n 1 "$json_log")"
 			passed=$((passed + 1))
+			json_passed=$((json_passed + 1))
 		else
 			echo "FAILED: clearpagectl's $kind JSON from the VM runs, see $json_log"
 			failure "$kind JSON: $(grep -m 2 '^FAIL' "$json_log" | tr '\n' '|')"
+			json_failed=$((json_failed + 1))
 		fi
 	done
 fi
+# Every log here ends with its counts (the total below reads them).
+echo "$json_passed passed, $json_failed failed, 0 skipped" >>"$json_log"
 
 # The parsers of untrusted input under libFuzzer, and every unit test, in a
 # clang build with AddressSanitizer and UndefinedBehaviorSanitizer
