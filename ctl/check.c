@@ -33,7 +33,6 @@ static unsigned int nr_lines;
 
 static void add(enum verdict v, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static bool selected(const char *path, char *buf, size_t size);
 static void add(enum verdict v, const char *name, const char *fmt, ...)
 {
 	struct check_line *l;
@@ -52,7 +51,7 @@ static void add(enum verdict v, const char *name, const char *fmt, ...)
 /*
  * The kernel series the module loads on: kmod/main.c's
  * clearpage_tested_series, and the only ones kmod/dkms.conf's
- * BUILD_EXCLUSIVE_KERNEL lets DKMS build for (tests/unit/test-series.sh
+ * BUILD_EXCLUSIVE_KERNEL lets DKMS build for (tests/doc/test-series.sh
  * checks that the three agree).
  */
 static const struct {
@@ -77,6 +76,19 @@ static int release_tested(const char *release, unsigned int *major,
 		    tested_series[i].minor == *minor)
 			return 1;
 	return 0;
+}
+
+/* The selected word of a sysfs choice file ("always [madvise] never"). */
+static bool selected(const char *path, char *buf, size_t size)
+{
+	char line[128], *b, *e;
+
+	if (!ctl_read_line(path, line, sizeof(line)) || !(b = strchr(line, '[')) ||
+	    !(e = strchr(b, ']')))
+		return false;
+	*e = '\0';
+	snprintf(buf, size, "%s", b + 1);
+	return true;
 }
 
 /* A module parameter's value is true as the kernel's bool parser reads it. */
@@ -113,7 +125,7 @@ static bool untested_allowed(void)
 		"/etc/modprobe.d", "/run/modprobe.d", "/usr/lib/modprobe.d",
 		"/lib/modprobe.d",
 	};
-	char line[1024], path[512];
+	char line[1024], path[512], *p;
 	bool allowed = false;
 	struct dirent *e;
 	unsigned int i;
@@ -124,9 +136,8 @@ static bool untested_allowed(void)
 			  line, sizeof(line)) && param_true(line))
 		return true;
 	if (ctl_read_line("/proc/cmdline", line, sizeof(line)) &&
-	    (strstr(line, "clearpage.allow_untested_kernel=1") ||
-	     strstr(line, "clearpage.allow_untested_kernel=y") ||
-	     strstr(line, "clearpage.allow_untested_kernel=Y")))
+	    (p = strstr(line, "clearpage.allow_untested_kernel=")) &&
+	    param_true(p + strlen("clearpage.allow_untested_kernel=")))
 		return true;
 	for (i = 0; !allowed && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		d = opendir(dirs[i]);
@@ -454,19 +465,6 @@ static void size_name(unsigned long kb, char *buf, size_t size)
 		snprintf(buf, size, "%lu MiB", kb / 1024);
 	else
 		snprintf(buf, size, "%lu KiB", kb);
-}
-
-/* The selected word of a sysfs choice file ("always [madvise] never"). */
-static bool selected(const char *path, char *buf, size_t size)
-{
-	char line[128], *b, *e;
-
-	if (!ctl_read_line(path, line, sizeof(line)) || !(b = strchr(line, '[')) ||
-	    !(e = strchr(b, ']')))
-		return false;
-	*e = '\0';
-	snprintf(buf, size, "%s", b + 1);
-	return true;
 }
 
 #define MAX_SIZES 16

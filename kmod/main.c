@@ -47,7 +47,7 @@ MODULE_PARM_DESC(default_strategy,
  * register layout of the probed allocator, the contract of the livepatched
  * function and the init_on_alloc skip. DKMS builds it for these only
  * (dkms.conf: BUILD_EXCLUSIVE_KERNEL; ctl/check.c says the same, and
- * tests/unit/test-series.sh checks the three agree); built by hand for
+ * tests/doc/test-series.sh checks the three agree); built by hand for
  * another series, it loads only when the administrator says so.
  */
 static const unsigned int clearpage_tested_series[] = {
