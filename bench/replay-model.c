@@ -240,7 +240,7 @@ static int measured_way(const struct replay *r, int strategy,
 			unsigned int trials, uint64_t frame)
 {
 	return clearpage_frame_way(frame, strategy, trials, r->reference_every,
-				   r->trial_every);
+				   r->trial_every, !r->huge);
 }
 
 /*

@@ -207,6 +207,9 @@ static unsigned int clearpage_latency_bucket(u64 ns)
  * 2^trial_shift: fixed frames again, so that each stays in the state its own
  * strategy keeps it in, and disjoint from the reference frames and from
  * each other (trial_shift >= 3; a frame that is both is a reference frame).
+ * On the 4k backend the frames of the strategy's own number are timed
+ * too while it has trials, counted as its trial pages: the candidates'
+ * gains compare fixed frames with fixed frames (clearpage_frame_way()).
  */
 int clearpage_measured_way(struct clearpage_node *node, int backend,
 			   int strategy, unsigned long pfn,
@@ -218,7 +221,8 @@ int clearpage_measured_way(struct clearpage_node *node, int backend,
 	return clearpage_frame_way(pfn / nr_pages, strategy,
 				   READ_ONCE(node->choice[backend].trials),
 				   reference_shift ? 1UL << reference_shift : 0,
-				   trial_shift ? 1UL << trial_shift : 0);
+				   trial_shift ? 1UL << trial_shift : 0,
+				   backend == CLEARPAGE_BACKEND_4K && nr_pages == 1);
 }
 
 /*
@@ -330,7 +334,8 @@ int clearpage_clear_page(struct clearpage_node *node, int strategy,
 
 /*
  * Clear @page the measured way @way, timed: kernel's routine as a reference
- * frame, or a candidate's as a trial frame.
+ * frame, a candidate's as a trial frame, or the strategy's own as a
+ * control frame (counted as its trial pages).
  */
 void clearpage_clear_measured_page(struct clearpage_node *node, int way,
 				   struct page *page, int backend)

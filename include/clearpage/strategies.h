@@ -25,6 +25,7 @@
 #include <linux/mm.h>
 #else
 #include <sys/cdefs.h>		/* __always_inline, as the kernel has it */
+#include <stdbool.h>
 #endif
 
 #define CLEARPAGE_PAGE_SIZE 4096UL
@@ -385,13 +386,17 @@ static inline unsigned long clearpage_frame_mod(unsigned long index,
  * @reference_every while any strategy but kernel runs, gets the kernel's
  * routine (the live baseline); a trial frame, whose index modulo
  * @trial_every is a candidate's number, that candidate (each gets one frame
- * in @trial_every); -1 for any other frame, cleared with @strategy. 0 for
- * either "every": none of those frames.
+ * in @trial_every); with @control, the frames of @strategy's own number
+ * while it has trials, @strategy itself (a control frame: its own cost
+ * timed on fixed frames as the candidates' are, so a gain compares frames
+ * of one kind); -1 for any other frame, cleared with @strategy. 0 for
+ * either "every": none of those frames. No control frames for kernel,
+ * whose number is the reference frames'.
  */
 static inline int clearpage_frame_way(unsigned long index, int strategy,
 				      unsigned int trials,
 				      unsigned long reference_every,
-				      unsigned long trial_every)
+				      unsigned long trial_every, bool control)
 {
 	unsigned long candidate;
 
@@ -401,6 +406,9 @@ static inline int clearpage_frame_way(unsigned long index, int strategy,
 	if (!trials || !trial_every)
 		return -1;
 	candidate = clearpage_frame_mod(index, trial_every);
+	if (control && (int)candidate == strategy &&
+	    strategy != CLEARPAGE_STRATEGY_KERNEL)
+		return strategy;
 	if (candidate == CLEARPAGE_STRATEGY_KERNEL ||
 	    candidate >= CLEARPAGE_STRATEGY_COUNT ||
 	    (int)candidate == strategy || !(trials & (1U << candidate)))

@@ -309,7 +309,7 @@ enum clearpage_strategy_attr {
 	CLEARPAGE_S_HOT_NS_HUGE,	/* u32 */
 	CLEARPAGE_S_COLD_NS_HUGE,	/* u32 */
 	CLEARPAGE_S_PAD,		/* padding for 64-bit attributes */
-	CLEARPAGE_S_TRIAL_PAGES_4K,	/* u64: trial frames cleared as a candidate, all timed */
+	CLEARPAGE_S_TRIAL_PAGES_4K,	/* u64: trial and control frames, all timed */
 	CLEARPAGE_S_TRIAL_NS_4K,	/* u64 */
 	CLEARPAGE_S_TRIAL_PAGES_HUGE,	/* u64 */
 	CLEARPAGE_S_TRIAL_NS_HUGE,	/* u64 */

@@ -116,7 +116,8 @@ void trial_interval(struct trial_run *r, int i, const double *live,
 				(1 + noise(i + 11, noise_frac));
 	}
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
-		if (!(r->trials & (1U << s)))
+		if (!(r->trials & (1U << s)) &&
+		    !(r->control && r->trials && s == cur))
 			continue;
 		sample.trial_samples[s] = 64;
 		sample.trial_ns[s] = sample.trial_samples[s] * frames[s] *

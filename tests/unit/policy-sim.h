@@ -51,6 +51,11 @@ struct trial_run {
 	 * the same).
 	 */
 	const double *marginal;
+	/*
+	 * The module's control frames: the current strategy timed on its
+	 * own fixed frames too, at its @marginal cost (clearpage_frame_way()).
+	 */
+	bool control;
 	int tries, measured;
 	/*
 	 * The temperature probe's share of cold units each interval (-1: no

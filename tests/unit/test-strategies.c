@@ -126,6 +126,40 @@ static void test_strategy(const struct clearpage_cpu *cpu, int strategy,
 }
 
 /*
+ * The frame rule with trial_every 64 and reference_every 32: reference
+ * frames first, then each candidate's, and with @control the strategy's
+ * own number its own (never kernel's, whose number is the reference
+ * frames'); nothing else is measured.
+ */
+static void test_frame_rule(void)
+{
+	unsigned int trials = 1U << CLEARPAGE_STRATEGY_MOVNTI |
+			      1U << CLEARPAGE_STRATEGY_REP_STOSQ;
+	int stosb = CLEARPAGE_STRATEGY_REP_STOSB, kernel = CLEARPAGE_STRATEGY_KERNEL;
+	int wrong = 0;
+
+	for (unsigned long f = 0; f < 256; f++) {
+		unsigned long r = f % 64;
+		int want = f % 32 == 0 ? kernel :
+			   r == CLEARPAGE_STRATEGY_MOVNTI || r == CLEARPAGE_STRATEGY_REP_STOSQ ? (int)r :
+			   r == (unsigned long)stosb ? stosb : -1;
+
+		wrong += clearpage_frame_way(f, stosb, trials, 32, 64, true) != want;
+		/* Without control frames its own number is an ordinary frame. */
+		wrong += clearpage_frame_way(f, stosb, trials, 32, 64, false) !=
+			 (want == stosb ? -1 : want);
+		/* No trials: no control frames either. */
+		wrong += clearpage_frame_way(f, stosb, 0, 32, 64, true) !=
+			 (f % 32 == 0 ? kernel : -1);
+		/* Kernel: no reference frames, and no control frames. */
+		wrong += clearpage_frame_way(f, kernel, trials, 32, 64, true) !=
+			 (r == CLEARPAGE_STRATEGY_MOVNTI || r == CLEARPAGE_STRATEGY_REP_STOSQ ? (int)r : -1);
+	}
+	CHECK(!wrong, "the frame rule: reference, trial and control frames where they belong (%d wrong)",
+	      wrong);
+}
+
+/*
  * The huge backend's order: for every faulting subpage of a 2 MiB and a
  * 1 GiB folio (and small mTHP orders), the three extents cover every subpage
  * exactly once, the faulting one lies in the last extent, which is at most
@@ -373,6 +407,7 @@ int main(void)
 	clearpage_cpu_detect(&cpu);
 	test_detection(&cpu);
 	test_extents();
+	test_frame_rule();
 	test_touch_pick();
 
 	raw = mmap(NULL, area_size + HUGE_SIZE, PROT_READ | PROT_WRITE,
