@@ -99,7 +99,7 @@ static int help(const char *name)
 	for (i = 0; name && i < NR_COMMANDS; i++)
 		if (!strcmp(name, commands[i].name)) {
 			command_usage(stdout, i, "Usage: clearpagectl ", "  ");
-			printf("\nSee clearpagectl(8), COMMANDS, and clearpagectl --help for\nthe options.\n");
+			printf("\nclearpagectl(8) describes it under COMMANDS; clearpagectl --help\nlists the options every command takes.\n");
 			return EXIT_OK;
 		}
 	if (name && strcmp(name, "help")) {
@@ -340,8 +340,12 @@ int main(int argc, char **argv)
 	if (positional)
 		first = name;
 	name = "status";
-	/* GNU getopt permutes: options may stand before or after the command. */
-	while ((c = getopt_long(argc, argv, "jhV", longopts, NULL)) != -1) {
+	/*
+	 * GNU getopt permutes: options may stand before or after the command.
+	 * Its own messages are off: one line of ours names what was wrong.
+	 */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o.json = true;
@@ -370,8 +374,17 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("clearpagectl %s\n", CLEARPAGE_VERSION);
 			return EXIT_OK;
+		case ':':
+			fprintf(stderr, "clearpagectl: %s wants a value (clearpagectl --help lists the options)\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
 		default:
-			usage(stderr);
+			if (strncmp(argv[optind - 1], "--", 2))
+				fprintf(stderr, "clearpagectl: unknown option '-%c' (clearpagectl --help lists the options)\n",
+					optopt);
+			else
+				fprintf(stderr, "clearpagectl: unknown option '%s' (clearpagectl --help lists the options)\n",
+					argv[optind - 1]);
 			return EXIT_USAGE;
 		}
 	}

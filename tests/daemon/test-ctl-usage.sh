@@ -41,6 +41,10 @@ usage "pin 1x: trailing garbage" "'1x' is not a node" pin 1x
 usage "reset -3: a negative node for reset" "'-3' is not a node" reset -3
 usage "release foo" "'foo' is not a node" release foo
 usage "calibrate 99999999999: beyond any node" "'99999999999' is not a node" calibrate 99999999999
+usage "check --foo: an unknown long option, in one line" \
+	"unknown option '--foo' (clearpagectl --help lists the options)$" check --foo
+usage "-x: an unknown short option, in one line" "unknown option '-x'" -x status
+usage "--count without a value" "--count wants a value" monitor --count
 usage "--backend 2m: an unknown backend, the backends named" \
 	"--backend wants 4k, huge or all, not '2m'$" --backend 2m set 0 movq
 usage "an unknown command" "unknown command 'frobnicate'; see clearpagectl --help" frobnicate

@@ -420,6 +420,7 @@ static void test_trials_control(void)
 	r.config.non_temporal = POLICY_NT_AUTO;
 	r.marginal = frames;
 	r.control = true;
+	r.probed_cold = 1;
 	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
 	for (i = 0; i < 300; i++) {
 		trial_interval(&r, i, live, 0.05, 0);
@@ -429,11 +430,28 @@ static void test_trials_control(void)
 	      "rep_stosq as cheap as rep_stosb on fixed frames: no switch in 300 intervals (%d measured, %d in all)",
 	      r.measured, r.switches);
 	CHECK(on_stosb == 300, "rep_stosb cleared all 300 intervals (%d)", on_stosb);
+	/*
+	 * Half the pages hot by the probe's count: which frames the hot set
+	 * falls on decides a class's cost, so the gain is against the
+	 * samples again, and the biased frames win as without control.
+	 */
+	trial_run_init(&r);
+	r.config.non_temporal = POLICY_NT_AUTO;
+	r.marginal = frames;
+	r.control = true;
+	r.probed_cold = 0.5;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 60; i++)
+		trial_interval(&r, i, live, 0.05, 0);
+	CHECK(r.measured >= 1,
+	      "pages half cold: gains against the samples, not the control frames (%d measured switches)",
+	      r.measured);
 	/* A candidate a fifth cheaper on frames of the same kind still wins. */
 	trial_run_init(&r);
 	r.config.non_temporal = POLICY_NT_AUTO;
 	r.marginal = cheaper_frames;
 	r.control = true;
+	r.probed_cold = 1;
 	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
 	for (i = 0; i < 60; i++)
 		trial_interval(&r, i, cheaper, 0.05, 0);
