@@ -26,6 +26,7 @@
 # movnti and clzero come only with the touch probe's share); --backends and
 # --workloads limit or widen the grid (the table lists the cells there are).
 set -euo pipefail
+set -f	# the lists below are split on blanks, never globbed
 bench=clearpage-bench cpu=1 load=0 repeats=3 runs=1 config= out=bench-results/grid
 backends="4k huge" workloads="hot cold mixed" regimes="burst sustained loaded"
 while [ $# -gt 0 ]; do
@@ -45,8 +46,14 @@ while [ $# -gt 0 ]; do
 	shift 2
 done
 case $runs in
-''|*[!0-9]*|0) echo "replay-grid.sh: --runs takes a count of 1 or more, not '$runs'" >&2; exit 2 ;;
+''|*[!0-9]*) runs_ok=false ;;
+*) runs_ok=$([ "$((10#$runs))" -ge 1 ] && echo true || echo false) ;;
 esac
+if ! $runs_ok; then
+	echo "replay-grid.sh: --runs takes a count of 1 or more, not '$runs'" >&2
+	exit 2
+fi
+runs=$((10#$runs))
 for regime in $regimes; do
 	case $regime in
 	burst|sustained|loaded) ;;

@@ -359,9 +359,11 @@ static void record_interval(struct replay *r, unsigned int at, int phase,
 	double own = c->main_n ? c->main_ticks * ns_per_tick / c->main_n : 0;
 
 	r->knowing_ns += c->ref_ticks * ns_per_tick - own * c->ref_n;
+	/* Control frames (@strategy's own) are its clears, not knowing. */
 	for (int s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
-		r->knowing_ns += c->trial_ticks[s] * ns_per_tick -
-				 own * c->trial_n[s];
+		if (s != strategy)
+			r->knowing_ns += c->trial_ticks[s] * ns_per_tick -
+					 own * c->trial_n[s];
 	r->clear_ns += ns;
 	r->measured_ns[0] += c->ref_ticks * ns_per_tick;
 	r->measured_pages[0] += c->ref_n;

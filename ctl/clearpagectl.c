@@ -379,12 +379,21 @@ int main(int argc, char **argv)
 				argv[optind - 1]);
 			return EXIT_USAGE;
 		default:
-			if (strncmp(argv[optind - 1], "--", 2))
-				fprintf(stderr, "clearpagectl: unknown option '-%c' (clearpagectl --help lists the options)\n",
-					optopt);
-			else
+			/*
+			 * glibc: optopt 0 for an unknown long option; a
+			 * flag's own letter for a flag given a value
+			 * (--json=1: -j itself cannot fail); else the
+			 * unknown short option, perhaps within a cluster.
+			 */
+			if (!optopt)
 				fprintf(stderr, "clearpagectl: unknown option '%s' (clearpagectl --help lists the options)\n",
 					argv[optind - 1]);
+			else if (strchr("jhV", optopt))
+				fprintf(stderr, "clearpagectl: %.*s takes no value (clearpagectl --help lists the options)\n",
+					(int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
+			else
+				fprintf(stderr, "clearpagectl: unknown option '-%c' (clearpagectl --help lists the options)\n",
+					optopt);
 			return EXIT_USAGE;
 		}
 	}

@@ -486,8 +486,10 @@ static void print_backend_detail(const struct cp_node_info *n, int b)
 			if (!s->trial_pages[b])
 				continue;
 			used += snprintf(line + used, sizeof(line) - used,
-					 "%s %s %llu, %llu ns/page", sep,
+					 "%s %s%s %llu, %llu ns/page", sep,
 					 cp_strategy_name(s->strategy),
+					 s->strategy == be->strategy ?
+					 " (its own, control frames)" : "",
 					 (unsigned long long)s->trial_pages[b],
 					 (unsigned long long)(s->trial_ns[b] /
 							      s->trial_pages[b]));

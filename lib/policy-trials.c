@@ -61,6 +61,8 @@ void policy_trials_forget(struct policy_node *node)
  * compare the candidates' frames with the strategy's control frames.
  */
 #define CONTROL_EDGE 0.05
+/* ... and how far from both it must go before the samples are again. */
+#define CONTROL_LEAVE 0.15
 
 /* How much dearer than the node's own clears a candidate rests at. */
 #define TRIAL_DEAR 0.5
@@ -166,6 +168,10 @@ enum policy_reason policy_compare(const struct policy_config *config,
 	double own = policy_mean(sample->sample_ns, sample->samples);
 	double control = policy_mean(sample->trial_ns[node->strategy],
 				     sample->trial_samples[node->strategy]);
+	double f = node->probed_fraction;
+	bool have = sample->trial_samples[node->strategy] >= config->min_samples &&
+		    control > 0;
+	bool was = node->control_for == node->strategy + 1, basis;
 	double own_cost, mean, error;
 	bool full = false;
 	int s;
@@ -185,12 +191,21 @@ enum policy_reason policy_compare(const struct policy_config *config,
 	 * recycled hot pages fall on which frames decides a class of frames'
 	 * cost (a control class with none of the hot set's frames made every
 	 * candidate 30% cheaper, 4 KiB mix75), and the samples, a share of
-	 * every page, are the fairer side. Each with what the application
-	 * pays for a non-temporal clear.
+	 * every page, are the fairer side. The basis changes with some
+	 * hysteresis, and a window holds gains of one basis only: a change
+	 * empties the windows. An interval without enough control frames
+	 * on that basis adds no gain. Each with what the application pays
+	 * for a non-temporal clear.
 	 */
-	if (sample->trial_samples[node->strategy] >= config->min_samples &&
-	    control > 0 && node->probed_fraction >= 0 &&
-	    fabs(node->probed_fraction - 0.5) >= 0.5 - CONTROL_EDGE)
+	if (was)
+		basis = f >= 0 && fabs(f - 0.5) >= 0.5 - CONTROL_LEAVE;
+	else
+		basis = have && f >= 0 && fabs(f - 0.5) >= 0.5 - CONTROL_EDGE;
+	if (basis != was) {
+		memset(node->trial, 0, sizeof(node->trial));
+		node->control_for = basis ? node->strategy + 1 : 0;
+	}
+	if (basis)
 		own = control;
 	own_cost = own + policy_touch_penalty(node, node->strategy);
 	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
@@ -199,7 +214,7 @@ enum policy_reason policy_compare(const struct policy_config *config,
 		double ns = policy_mean(ref ? sample->ref_ns :
 					      sample->trial_ns[s], n);
 
-		if (s == node->strategy)
+		if (s == node->strategy || (basis && !have))
 			continue;
 		if (n < config->min_samples || ns <= 0) {
 			/*

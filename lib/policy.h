@@ -359,6 +359,11 @@ struct policy_node {
 	 * policy_trials() orders the candidates at it.
 	 */
 	double probed_fraction;
+	/*
+	 * 1 + the strategy whose trial gains are against its control
+	 * frames (policy_compare()); 0: against its samples.
+	 */
+	int control_for;
 };
 
 void policy_node_init(struct policy_node *node, int strategy);

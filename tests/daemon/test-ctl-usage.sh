@@ -45,6 +45,8 @@ usage "check --foo: an unknown long option, in one line" \
 	"unknown option '--foo' (clearpagectl --help lists the options)$" check --foo
 usage "-x: an unknown short option, in one line" "unknown option '-x'" -x status
 usage "--count without a value" "--count wants a value" monitor --count
+usage "--json=1: a flag given a value" "--json takes no value" --json=1 status
+usage "-x within a cluster after a long option" "unknown option '-x'" --json -xj status
 usage "--backend 2m: an unknown backend, the backends named" \
 	"--backend wants 4k, huge or all, not '2m'$" --backend 2m set 0 movq
 usage "an unknown command" "unknown command 'frobnicate'; see clearpagectl --help" frobnicate

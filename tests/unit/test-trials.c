@@ -430,6 +430,32 @@ static void test_trials_control(void)
 	      "rep_stosq as cheap as rep_stosb on fixed frames: no switch in 300 intervals (%d measured, %d in all)",
 	      r.measured, r.switches);
 	CHECK(on_stosb == 300, "rep_stosb cleared all 300 intervals (%d)", on_stosb);
+	/* A count that wavers near the edge keeps the control frames. */
+	trial_run_init(&r);
+	r.config.non_temporal = POLICY_NT_AUTO;
+	r.marginal = frames;
+	r.control = true;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 300; i++) {
+		r.probed_cold = i % 3 ? 0.9 : 1;
+		trial_interval(&r, i, live, 0.05, 0);
+	}
+	CHECK(r.switches == 0,
+	      "the probe's count between 0.9 and 1: still against the control frames, no switch in 300 intervals (%d)",
+	      r.switches);
+	/* ... and its windows fill: a cheaper candidate is still adopted. */
+	trial_run_init(&r);
+	r.config.non_temporal = POLICY_NT_AUTO;
+	r.marginal = cheaper_frames;
+	r.control = true;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 60; i++) {
+		r.probed_cold = i % 3 ? 0.9 : 1;
+		trial_interval(&r, i, cheaper, 0.05, 0);
+	}
+	CHECK(r.measured >= 1 && r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSQ,
+	      "the count between 0.9 and 1: rep_stosq, a fifth cheaper on its frames, adopted (%d measured switches, now %s)",
+	      r.measured, names[r.node.strategy]);
 	/*
 	 * Half the pages hot by the probe's count: which frames the hot set
 	 * falls on decides a class's cost, so the gain is against the

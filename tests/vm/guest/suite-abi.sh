@@ -271,8 +271,14 @@ check "trial_shift=3: about one frame in 8 per candidate, the rest the kernel's"
 	test $((m1 - m0)) -gt 0 -a $((r1 - r0)) -gt 0 -a $((m1 - m0)) -lt $(((k1 - k0) / 2)) -a $((r1 - r0)) -lt $(((k1 - k0) / 2))
 # A node on rep_stosb with trials: the frames of its own number are its
 # control frames, timed and counted as its trial pages, every byte zero.
+# (A strategy written here pins the backend, and a pinned backend takes no
+# candidates: unpinned again first.)
+pinned_before=$(cat $CP/node0/pinned_4k)
 echo rep_stosb > $CP/node0/strategy_4k
-echo movnti > $CP/node0/trials_4k
+echo 0 > $CP/node0/pinned_4k
+check "trials on rep_stosb: trials_4k takes movnti alone" \
+	cptest write $CP/node0/trials_4k --data movnti --expect ok
+check "trials on rep_stosb: trials_4k reads movnti" test "$(cat $CP/node0/trials_4k)" = movnti
 m0=$(trial_pages movnti) r0=$(trial_pages rep_stosb) s0=$(stat_value 0 pages_4k_rep_stosb)
 check "trials on rep_stosb: 8 MiB of 4 KiB faults read zero" cptest fault --kind 4k --node 0 --mb 8
 m1=$(trial_pages movnti) r1=$(trial_pages rep_stosb) s1=$(stat_value 0 pages_4k_rep_stosb)
@@ -280,6 +286,7 @@ info "rep_stosb with movnti trials: control pages +$((r1 - r0)), movnti trial pa
 check "trials on rep_stosb: its control frames timed beside movnti's trial frames, both about one in 8" \
 	test $((r1 - r0)) -gt 0 -a $((m1 - m0)) -gt 0 -a $((r1 - r0)) -lt $(((s1 - s0) / 2)) -a $((m1 - m0)) -lt $(((s1 - s0) / 2))
 echo kernel > $CP/node0/strategy_4k
+echo "$pinned_before" > $CP/node0/pinned_4k
 check "trials_4k accepts none" cptest write $CP/node0/trials_4k --data none --expect ok
 check "no trials, every node on kernel: the 4k probe is gone" sh -c "! grep -q vma_alloc_folio $KPROBES"
 echo movnti > $CP/node0/trials_huge
