@@ -103,6 +103,9 @@ int clearpage_node_set_strategy(struct clearpage_node *node, int backend,
 		/* The daemon's strategy ends its probe mode (per folio). */
 		if (source == CLEARPAGE_SOURCE_DAEMON)
 			WRITE_ONCE(node->choice[b].probe, 0);
+		/* An administrator's strategy pins: its trials end too. */
+		if (source == CLEARPAGE_SOURCE_ADMIN)
+			WRITE_ONCE(node->choice[b].trials, 0);
 		clearpage_choice_set(node, b, strategy,
 				     node->choice[b].pinned ||
 				     source == CLEARPAGE_SOURCE_ADMIN, source);

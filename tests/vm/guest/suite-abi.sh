@@ -275,6 +275,8 @@ check "trial_shift=3: about one frame in 8 per candidate, the rest the kernel's"
 # candidates: unpinned again first.)
 pinned_before=$(cat $CP/node0/pinned_4k)
 echo rep_stosb > $CP/node0/strategy_4k
+check "a strategy written by hand pins the backend and ends its trials" \
+	test "$(cat $CP/node0/pinned_4k):$(cat $CP/node0/trials_4k)" = 1:none
 echo 0 > $CP/node0/pinned_4k
 check "trials on rep_stosb: trials_4k takes movnti alone" \
 	cptest write $CP/node0/trials_4k --data movnti --expect ok
