@@ -304,9 +304,6 @@ static void clearpage_account(struct clearpage_node *node, int strategy,
 int clearpage_clear_page(struct clearpage_node *node, int strategy,
 			 struct page *page, int backend)
 {
-	void *kaddr;
-	bool sample;
-	u64 start = 0, ns = 0;
 	int way;
 
 	if (!node) {
@@ -320,6 +317,21 @@ int clearpage_clear_page(struct clearpage_node *node, int strategy,
 		clearpage_clear_measured_page(node, way, page, backend);
 		return way;
 	}
+	clearpage_clear_own_page(node, strategy, page, backend);
+	return strategy;
+}
+
+/*
+ * Clear @page with @strategy itself, sampled and counted as its own: a
+ * subpage of a folio whose way the folio's frame rule already chose.
+ */
+void clearpage_clear_own_page(struct clearpage_node *node, int strategy,
+			      struct page *page, int backend)
+{
+	void *kaddr;
+	bool sample;
+	u64 start = 0, ns = 0;
+
 	sample = clearpage_sample_now(1);
 	kaddr = kmap_local_page(page);
 	if (sample)
@@ -329,7 +341,6 @@ int clearpage_clear_page(struct clearpage_node *node, int strategy,
 		sample = clearpage_elapsed(start, &ns);
 	kunmap_local(kaddr);
 	clearpage_account(node, strategy, 1, sample, ns, backend);
-	return strategy;
 }
 
 /*

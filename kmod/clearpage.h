@@ -325,6 +325,8 @@ int clearpage_probe_pick(struct clearpage_node *node, int backend,
 			 unsigned long nr_pages, unsigned long fault_offset);
 void clearpage_run(int strategy, void *kaddr);
 void clearpage_run_range(int strategy, void *kaddr, unsigned long bytes);
+void clearpage_clear_own_page(struct clearpage_node *node, int strategy,
+			      struct page *page, int backend);
 int clearpage_clear_page(struct clearpage_node *node, int strategy,
 			 struct page *page, int backend);
 void clearpage_clear_range(struct clearpage_node *node, int strategy,

@@ -6,6 +6,7 @@
  * as ranges of up to huge_chunk_kb with the faulting subpage last, and a
  * reference or trial folio's measured part, cleared that way and timed.
  */
+#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -31,9 +32,15 @@ static void clear_subpage(void *arg, unsigned long index)
 		clearpage_clear_measured_page(walk->node,
 					      CLEARPAGE_STRATEGY_KERNEL, page,
 					      CLEARPAGE_BACKEND_HUGE);
+	else if (!walk->node)
+		clear_highpage(page);
 	else
-		clearpage_clear_page(walk->node, CLEARPAGE_STRATEGY_KERNEL,
-				     page, CLEARPAGE_BACKEND_HUGE);
+		/*
+		 * The folio's own way is the kernel's: no frame rule per
+		 * subpage (a subpage's pfn must not make it a trial).
+		 */
+		clearpage_clear_own_page(walk->node, CLEARPAGE_STRATEGY_KERNEL,
+					 page, CLEARPAGE_BACKEND_HUGE);
 }
 
 /* One extent (or part of one) of the kernel's 7.x clear. */
