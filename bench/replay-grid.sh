@@ -46,14 +46,13 @@ while [ $# -gt 0 ]; do
 	shift 2
 done
 case $runs in
-''|*[!0-9]*) runs_ok=false ;;
-*) runs_ok=$([ "$((10#$runs))" -ge 1 ] && echo true || echo false) ;;
+''|*[!0-9]*) runs_given=$runs runs=0 ;;
+*) runs_given=$runs runs=$((10#$runs)) ;;
 esac
-if ! $runs_ok; then
-	echo "replay-grid.sh: --runs takes a count of 1 or more, not '$runs'" >&2
+if [ "$runs" -lt 1 ]; then
+	echo "replay-grid.sh: --runs takes a count of 1 or more, not '$runs_given'" >&2
 	exit 2
 fi
-runs=$((10#$runs))
 for regime in $regimes; do
 	case $regime in
 	burst|sustained|loaded) ;;

@@ -24,8 +24,9 @@
  * next interval.
  *
  * Arms, run in rotated order in each repeat after one untimed warm-up run
- * of the first static arm: adaptive, every static strategy, and the oracle (the best static strategy of each phase, from the
- * static arms of the same repeat). Totals are wall time of the clears and
+ * of the first static arm: adaptive, every static strategy, and the oracle
+ * (the best static strategy of each phase, from the static arms of the
+ * same repeat). Totals are wall time of the clears and
  * touches; ratios are of medians over the repeats.
  */
 #include <errno.h>

@@ -323,7 +323,8 @@ int clearpage_clear_page(struct clearpage_node *node, int strategy,
 
 /*
  * Clear @page with @strategy itself, sampled and counted as its own: a
- * subpage of a folio whose way the folio's frame rule already chose.
+ * subpage of a folio whose way the folio's frame rule already chose. @node
+ * NULL (a node clearpage does not manage): the kernel's routine, uncounted.
  */
 void clearpage_clear_own_page(struct clearpage_node *node, int strategy,
 			      struct page *page, int backend)
@@ -332,6 +333,10 @@ void clearpage_clear_own_page(struct clearpage_node *node, int strategy,
 	bool sample;
 	u64 start = 0, ns = 0;
 
+	if (!node) {
+		clear_highpage(page);
+		return;
+	}
 	sample = clearpage_sample_now(1);
 	kaddr = kmap_local_page(page);
 	if (sample)

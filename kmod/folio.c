@@ -6,7 +6,6 @@
  * as ranges of up to huge_chunk_kb with the faulting subpage last, and a
  * reference or trial folio's measured part, cleared that way and timed.
  */
-#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -32,8 +31,6 @@ static void clear_subpage(void *arg, unsigned long index)
 		clearpage_clear_measured_page(walk->node,
 					      CLEARPAGE_STRATEGY_KERNEL, page,
 					      CLEARPAGE_BACKEND_HUGE);
-	else if (!walk->node)
-		clear_highpage(page);
 	else
 		/*
 		 * The folio's own way is the kernel's: no frame rule per

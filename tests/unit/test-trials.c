@@ -371,11 +371,13 @@ static void test_trials_try_touch(void)
  * costs TrialMargin less; else it is reverted and its target refuted for
  * ever longer, so the node does not flap between equals.
  */
+static const double biased_live[] = { 250, 250, 250, 600, 400, 380 };
+/* The reference frames true: the guard is not what is tested. */
+static const double biased_frames[] = { 250, 188, 188, 450, 300, 285 };
+
 static void test_trials_biased(void)
 {
-	static const double live[] = { 250, 250, 250, 600, 400, 380 };
-	/* The reference frames true: the guard is not what is tested. */
-	static const double frames[] = { 250, 188, 188, 450, 300, 285 };
+	const double *live = biased_live, *frames = biased_frames;
 	struct trial_run r;
 	int i, on_stosb = 0;
 
@@ -406,22 +408,27 @@ static void test_trials_biased(void)
  * EPYC, 4 KiB cold: with the strategy itself on the trial frames, they
  * read 7-16% cheaper than its samples).
  */
+static void control_run_init(struct trial_run *r, const double *frames,
+			     double probed_cold)
+{
+	trial_run_init(r);
+	r->config.non_temporal = POLICY_NT_AUTO;
+	r->marginal = frames;
+	r->control = true;
+	r->probed_cold = probed_cold;
+	policy_node_init(&r->node, CLEARPAGE_STRATEGY_REP_STOSB);
+}
+
 static void test_trials_control(void)
 {
-	static const double live[] = { 250, 250, 250, 600, 400, 380 };
-	static const double frames[] = { 250, 188, 188, 450, 300, 285 };
+	const double *live = biased_live, *frames = biased_frames;
 	static const double cheaper[] = { 250, 250, 200, 600, 400, 380 };
 	static const double cheaper_frames[] = { 250, 188, 150, 450, 300, 285 };
 	struct trial_run r;
 	int i, on_stosb = 0;
 
 	printf("biased trial frames beside control frames of the node's own strategy\n");
-	trial_run_init(&r);
-	r.config.non_temporal = POLICY_NT_AUTO;
-	r.marginal = frames;
-	r.control = true;
-	r.probed_cold = 1;
-	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	control_run_init(&r, frames, 1);
 	for (i = 0; i < 300; i++) {
 		trial_interval(&r, i, live, 0.05, 0);
 		on_stosb += r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB;
@@ -431,11 +438,7 @@ static void test_trials_control(void)
 	      r.measured, r.switches);
 	CHECK(on_stosb == 300, "rep_stosb cleared all 300 intervals (%d)", on_stosb);
 	/* A count that wavers near the edge keeps the control frames. */
-	trial_run_init(&r);
-	r.config.non_temporal = POLICY_NT_AUTO;
-	r.marginal = frames;
-	r.control = true;
-	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	control_run_init(&r, frames, 1);
 	for (i = 0; i < 300; i++) {
 		r.probed_cold = i % 3 ? 0.9 : 1;
 		trial_interval(&r, i, live, 0.05, 0);
@@ -444,11 +447,7 @@ static void test_trials_control(void)
 	      "the probe's count between 0.9 and 1: still against the control frames, no switch in 300 intervals (%d)",
 	      r.switches);
 	/* ... and its windows fill: a cheaper candidate is still adopted. */
-	trial_run_init(&r);
-	r.config.non_temporal = POLICY_NT_AUTO;
-	r.marginal = cheaper_frames;
-	r.control = true;
-	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	control_run_init(&r, cheaper_frames, 1);
 	for (i = 0; i < 60; i++) {
 		r.probed_cold = i % 3 ? 0.9 : 1;
 		trial_interval(&r, i, cheaper, 0.05, 0);
@@ -461,24 +460,14 @@ static void test_trials_control(void)
 	 * falls on decides a class's cost, so the gain is against the
 	 * samples again, and the biased frames win as without control.
 	 */
-	trial_run_init(&r);
-	r.config.non_temporal = POLICY_NT_AUTO;
-	r.marginal = frames;
-	r.control = true;
-	r.probed_cold = 0.5;
-	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	control_run_init(&r, frames, 0.5);
 	for (i = 0; i < 60; i++)
 		trial_interval(&r, i, live, 0.05, 0);
 	CHECK(r.measured >= 1,
 	      "pages half cold: gains against the samples, not the control frames (%d measured switches)",
 	      r.measured);
 	/* A candidate a fifth cheaper on frames of the same kind still wins. */
-	trial_run_init(&r);
-	r.config.non_temporal = POLICY_NT_AUTO;
-	r.marginal = cheaper_frames;
-	r.control = true;
-	r.probed_cold = 1;
-	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	control_run_init(&r, cheaper_frames, 1);
 	for (i = 0; i < 60; i++)
 		trial_interval(&r, i, cheaper, 0.05, 0);
 	CHECK(r.measured >= 1 && r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSQ,
