@@ -93,8 +93,10 @@ void replay_medians(const struct replay *r, struct replay_run *run,
 	for (int a = 0; a < run->nr_arms; a++) {
 		for (unsigned long rep = 0; rep < repeats; rep++) {
 			copy[rep] = run->totals[a * repeats + rep];
-			bench_out_csv(out, "%s,%lu,%.3f", replay_arm_name(r, run->arms[a]),
-				      rep, run->totals[a * repeats + rep] / 1e6);
+			bench_out_csv(out, "%s,%lu,%d,%.3f",
+				      replay_arm_name(r, run->arms[a]), rep,
+				      run->place[a * repeats + rep],
+				      run->totals[a * repeats + rep] / 1e6);
 		}
 		bench_summary(copy, repeats, &run->med[a], &lo, &hi);
 		if (a && (run->best < 0 || run->med[a] < run->best_med)) {
@@ -103,7 +105,7 @@ void replay_medians(const struct replay *r, struct replay_run *run,
 		}
 	}
 	for (unsigned long rep = 0; rep < repeats; rep++)
-		bench_out_csv(out, "oracle,%lu,%.3f", rep, run->oracle[rep] / 1e6);
+		bench_out_csv(out, "oracle,%lu,,%.3f", rep, run->oracle[rep] / 1e6);
 	memcpy(copy, run->oracle, repeats * sizeof(*run->oracle));
 	bench_summary(copy, repeats, &run->oracle_med, &lo, &hi);
 }

@@ -23,11 +23,12 @@
  * rather than the workload. The policy then chooses the strategy for the
  * next interval.
  *
- * Arms, run in rotated order in each repeat after one untimed warm-up run
- * of the first static arm: adaptive, every static strategy, and the oracle
- * (the best static strategy of each phase, from the static arms of the
- * same repeat). Totals are wall time of the clears and
- * touches; ratios are of medians over the repeats.
+ * Arms, each settled first (untimed clears of its own), run in a balanced
+ * order (every arm after every other once in as many repeats as there are
+ * arms) after one untimed warm-up run of the first static arm: adaptive,
+ * every static strategy, and the oracle (the best static strategy of each
+ * phase, from the static arms of the same repeat). Totals are wall time of
+ * the clears and touches; ratios are of medians over the repeats.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,8 +37,26 @@
 #include "replay.h"
 
 /*
+ * The arm in place @k of repeat @rep, of @n: a Williams design, the
+ * sequence 0, 1, n-1, 2, n-2, ... shifted by the repeat (mirrored in every
+ * second round of n repeats where n is odd), so that over n repeats (2n
+ * for odd n) every arm comes first once and comes after every other arm
+ * once. What an arm leaves behind that its settling does not absorb then
+ * falls on every arm alike; in a plain rotation each arm always came after
+ * the same one (the adaptive arm after clzero).
+ */
+static int arm_at(int n, unsigned long rep, int k)
+{
+	int w = k % 2 ? (k + 1) / 2 : n - k / 2;
+
+	if (n % 2 && (rep / n) % 2)
+		w = n - 1 - w;
+	return (int)((w % n + rep) % n);
+}
+
+/*
  * The pools, the calibration, the load; then every arm once per repeat,
- * in an order that rotates, and the oracle of each repeat. 0 or the exit
+ * in the order arm_at() gives, and the oracle of each repeat. 0 or the exit
  * status.
  */
 static int replay_arms(struct replay *r, struct replay_run *run)
@@ -79,8 +98,10 @@ static int replay_arms(struct replay *r, struct replay_run *run)
 	run->phase_ns = calloc((size_t)run->nr_arms * repeats * r->nr_phases,
 			       sizeof(*run->phase_ns));
 	run->oracle = calloc(repeats, sizeof(*run->oracle));
+	run->place = calloc(run->nr_arms * repeats, sizeof(*run->place));
 	warmup = calloc(r->nr_phases, sizeof(*warmup));
-	if (!run->totals || !run->phase_ns || !run->oracle || !warmup) {
+	if (!run->totals || !run->phase_ns || !run->oracle || !run->place ||
+	    !warmup) {
 		free(warmup);
 		bench_load_stop(load);
 		return 1;
@@ -96,9 +117,10 @@ static int replay_arms(struct replay *r, struct replay_run *run)
 	free(warmup);
 	for (unsigned long rep = 0; rep < repeats; rep++) {
 		for (int k = 0; k < run->nr_arms; k++) {
-			int a = (int)((k + rep) % run->nr_arms);	/* rotate the order */
+			int a = arm_at(run->nr_arms, rep, k);
 			int arm = run->arms[a];
 
+			run->place[a * repeats + rep] = k;
 			bench_progress("replay: repeat %lu/%lu, %s", rep + 1, repeats,
 				       replay_arm_name(r, arm));
 			run->totals[a * repeats + rep] =
@@ -149,7 +171,7 @@ int bench_replay(int argc, char **argv)
 		return err;
 	err = replay_arms(&r, &run);
 	if (!err && bench_out_open(&out, run.args.out, "replay", argc, argv,
-				   "arm,repeat,total_ms"))
+				   "arm,repeat,place,total_ms"))
 		err = 1;
 	if (!err) {
 		replay_medians(&r, &run, &out);
@@ -168,5 +190,6 @@ int bench_replay(int argc, char **argv)
 	free(run.totals);
 	free(run.phase_ns);
 	free(run.oracle);
+	free(run.place);
 	return err ? 1 : 0;
 }

@@ -107,6 +107,7 @@ struct replay_run {
 	double load_rate;
 	int arms[BENCH_ARM_COUNT + 1], nr_arms;
 	double *totals, *phase_ns, *oracle;	/* per arm and repeat (and phase) */
+	int *place;			/* per arm and repeat: its place */
 	double med[BENCH_ARM_COUNT + 1], oracle_med, best_med;
 	int best;				/* the best static arm */
 };

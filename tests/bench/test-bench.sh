@@ -84,6 +84,27 @@ check "replay.json: every arm, the oracle and the ratios" \
 check "replay.csv: a total per arm and repeat" rows "$out/r/replay.csv" $(((nstrat + 2) * 2))
 check "replay-timeline.csv: one row per interval" rows "$out/r/replay-timeline.csv" 8
 check "replay.svg" svg "$out/r/replay.svg"
+# The arms' order: in 2n repeats of n arms each arm comes first twice and
+# after every other arm twice (a Williams design), none after itself.
+check "replay: the arms' order balanced over the repeats" "$bench" replay --phases cold:1 \
+	--pages 64 --cold-mb 64 --repeats $((2 * (nstrat + 1))) --config "$out/policy.conf" \
+	--out "$out/order"
+check "replay.csv: every arm first and after every other equally often" \
+	python3 - "$out/order/replay.csv" <<'PY'
+import collections, csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["arm"] != "oracle"]
+seq = collections.defaultdict(dict)
+for r in rows:
+    seq[r["repeat"]][int(r["place"])] = r["arm"]
+arms = {r["arm"] for r in rows}
+first = collections.Counter(s[0] for s in seq.values())
+pairs = collections.Counter((s[k - 1], s[k]) for s in seq.values() for k in range(1, len(s)))
+want = {(a, b) for a in arms for b in arms if a != b}
+ok = (all(sorted(s) == list(range(len(arms))) for s in seq.values())
+      and set(first) == arms and len(set(first.values())) == 1
+      and set(pairs) == want and len(set(pairs.values())) == 1)
+sys.exit(0 if ok else 1)
+PY
 check "replay --touch page runs" "$bench" replay --phases cold:3 --pages 128 --cold-mb 64 \
 	--repeats 1 --touch page --reference-every 0 --config "$out/policy.conf" --out "$out/r2"
 check "replay --backend huge runs" "$bench" replay --backend huge --phases hot:2,cold:3 \
