@@ -18,6 +18,20 @@
 /* The longest a revert refutes a strategy for, in intervals. */
 #define REFUTE_MAX 86400U
 
+/*
+ * A capped doubling: the wait to give now, *@next (@first when unset), and
+ * *@next doubled for the time after, at most @max.
+ */
+static inline unsigned int policy_doubling(unsigned int *next,
+					   unsigned int first,
+					   unsigned int max)
+{
+	unsigned int now = *next ? *next : first;
+
+	*next = now > max / 2 ? max : 2 * now;
+	return now;
+}
+
 void policy_set_reason(struct policy_decision *decision,
 		       enum policy_reason reason);
 double policy_own_penalty(const struct policy_node *node);
@@ -30,7 +44,7 @@ bool policy_adoptable(const struct policy_config *config,
 double policy_effective_cost(const struct policy_calibration *calibration,
 			     const struct policy_node *node, int strategy,
 			     double fraction);
-void policy_trials_forget(struct policy_node *node);
+void policy_trials_forget(struct policy_node *node, bool rests);
 int policy_cheapest_cold(const struct policy_config *config,
 			 unsigned int allowed,
 			 const struct policy_calibration *calibration,

@@ -50,10 +50,38 @@ static bool trial_window_judge(const struct policy_trial_window *w,
 	return true;
 }
 
-void policy_trials_forget(struct policy_node *node)
+/*
+ * The mean gain and its standard error of a window not yet full but with
+ * TRIAL_EARLY intervals or more: enough to tell a candidate far dearer
+ * (its trial frames cost most while it is timed), never to adopt one.
+ */
+#define TRIAL_EARLY 3
+
+static bool trial_window_early(const struct policy_trial_window *w,
+			       unsigned int size, double *mean, double *error)
+{
+	double sum = 0, sq = 0;
+	unsigned int n = w->used;
+
+	if (n < TRIAL_EARLY || n >= size)
+		return false;
+	/* Not wrapped yet: the gains are the first @n. */
+	for (unsigned int i = 0; i < n; i++)
+		sum += w->gain[i];
+	*mean = sum / n;
+	for (unsigned int i = 0; i < n; i++)
+		sq += (w->gain[i] - *mean) * (w->gain[i] - *mean);
+	*error = sqrt(sq / (n - 1) / n);
+	return true;
+}
+
+void policy_trials_forget(struct policy_node *node, bool rests)
 {
 	memset(node->trial, 0, sizeof(node->trial));
-	memset(node->trial_rest, 0, sizeof(node->trial_rest));
+	if (rests) {
+		memset(node->trial_rest, 0, sizeof(node->trial_rest));
+		memset(node->trial_rest_next, 0, sizeof(node->trial_rest_next));
+	}
 }
 
 /*
@@ -66,6 +94,13 @@ void policy_trials_forget(struct policy_node *node)
 
 /* How much dearer than the node's own clears a candidate rests at. */
 #define TRIAL_DEAR 0.5
+/*
+ * Each rest of a candidate found dear again twice as long as its last, up
+ * to this many ProbeIntervals; until the probe's running cold fraction
+ * moves by more than TRIAL_REST_SHIFT from where it was found dear.
+ */
+#define TRIAL_REST_MAX 8
+#define TRIAL_REST_SHIFT 0.25
 
 static unsigned int window_size(const struct policy_config *config)
 {
@@ -208,6 +243,15 @@ enum policy_reason policy_compare(const struct policy_config *config,
 	if (basis)
 		own = control;
 	own_cost = own + policy_touch_penalty(node, node->strategy);
+	/* A rest found at other pages' temperature ends, and its doubling. */
+	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if (node->trial_rest[s] && node->probed_smooth >= 0 &&
+		    node->trial_rest_at[s] >= 0 &&
+		    fabs(node->probed_smooth - node->trial_rest_at[s]) >
+			    TRIAL_REST_SHIFT) {
+			node->trial_rest[s] = 0;
+			node->trial_rest_next[s] = 0;
+		}
 	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		bool ref = s == CLEARPAGE_STRATEGY_KERNEL;
 		uint64_t n = ref ? sample->ref_samples : sample->trial_samples[s];
@@ -231,18 +275,33 @@ enum policy_reason policy_compare(const struct policy_config *config,
 				 (own_cost - ns) / own_cost);
 	}
 	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		bool judged;
+
 		if (s == node->strategy ||
-		    (s != CLEARPAGE_STRATEGY_KERNEL && !(allowed & (1U << s))) ||
-		    !trial_window_judge(&node->trial[s], size, &mean, &error))
+		    (s != CLEARPAGE_STRATEGY_KERNEL && !(allowed & (1U << s))))
 			continue;
-		full = true;
-		/* Far dearer beyond noise: it rests (not the reference). */
+		judged = trial_window_judge(&node->trial[s], size, &mean, &error);
+		full |= judged;
+		/*
+		 * Far dearer beyond noise: it rests (not the reference), as
+		 * soon as its first intervals show it.
+		 */
 		if (s != CLEARPAGE_STRATEGY_KERNEL &&
+		    (judged || trial_window_early(&node->trial[s], size, &mean,
+						  &error)) &&
 		    mean + config->trial_confidence * error < -TRIAL_DEAR) {
-			node->trial_rest[s] = config->probe_interval;
+			node->trial_rest[s] =
+				policy_doubling(&node->trial_rest_next[s],
+						config->probe_interval,
+						TRIAL_REST_MAX *
+						config->probe_interval);
+			node->trial_rest_at[s] = node->probed_smooth;
 			node->trial[s] = (struct policy_trial_window){ 0 };
 			continue;
 		}
+		if (!judged)
+			continue;
+		node->trial_rest_next[s] = 0;
 		/*
 		 * A switch to it was reverted: not for a while. A
 		 * non-temporal one whose cost to the application is not

@@ -105,6 +105,7 @@ void policy_node_init(struct policy_node *node, int strategy)
 		/* A fresh node may switch as soon as the dwell time allows. */
 		.since_switch = ~0U >> 1,
 		.probed_fraction = -1,
+		.probed_smooth = -1,
 		.try_kind = -1,
 	};
 	baseline_window_init(&node->slower_window, strategy);
@@ -366,6 +367,11 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	decision->cold_fraction = policy_estimate(config, calibration,
 						  node->strategy, &obs);
 	node->probed_fraction = obs.probed ? obs.probed_cold_fraction : -1;
+	if (obs.probed)
+		node->probed_smooth = node->probed_smooth < 0 ?
+			obs.probed_cold_fraction :
+			node->probed_smooth +
+				(obs.probed_cold_fraction - node->probed_smooth) / 8;
 	if (node->split)
 		return policy_split_step(config, allowed, calibration, node, &obs,
 				  decision);
@@ -460,8 +466,15 @@ void policy_applied(const struct policy_config *config,
 	}
 	node->since_switch = 0;
 	forget_proposal(node);
-	/* Every gain was over the strategy left: measure afresh. */
-	policy_trials_forget(node);
+	/*
+	 * Every gain was over the strategy left: measure afresh. A candidate
+	 * half as dear again as the strategy left is as dear beside one
+	 * measured cheaper than it, so its rest goes on, but across a change
+	 * of kind (temporal and non-temporal, or per folio).
+	 */
+	policy_trials_forget(node, was_split != node->split ||
+			     policy_non_temporal(decision->from) !=
+			     policy_non_temporal(decision->to));
 	node->steady = 0;
 	node->confirm_ns_sum = 0;
 	node->confirm_intervals = 0;
@@ -504,38 +517,25 @@ void policy_applied(const struct policy_config *config,
 		/* What the confirmation (or guard) refuted, not the probe. */
 		if (node->from_split) {
 			/* A try out of per folio: per folio again, longer. */
-			unsigned int every = node->split_try_every ?
-					     node->split_try_every :
-					     config->probe_interval;
-
-			node->split_try_every = every > REFUTE_MAX / 2 ?
-						REFUTE_MAX : 2 * every;
+			policy_doubling(&node->split_try_every,
+					config->probe_interval, REFUTE_MAX);
 		} else if (was_split) {
-			unsigned int next = node->split_refute_next;
-
-			if (!next)
-				next = config->probe_interval;
-			node->split_refuted_left = next;
-			node->split_refute_next =
-				next > REFUTE_MAX / 2 ? REFUTE_MAX : 2 * next;
+			node->split_refuted_left =
+				policy_doubling(&node->split_refute_next,
+						config->probe_interval,
+						REFUTE_MAX);
 		} else if (!node->probing && from >= 0 &&
 			   from < CLEARPAGE_STRATEGY_COUNT) {
-			unsigned int next = node->refute_next[from];
-
-			if (!next)
-				next = config->probe_interval;
-			node->refuted_left[from] = next;
-			node->refute_next[from] =
-				next > REFUTE_MAX / 2 ? REFUTE_MAX : 2 * next;
+			node->refuted_left[from] =
+				policy_doubling(&node->refute_next[from],
+						config->probe_interval,
+						REFUTE_MAX);
 		}
-		if (node->trying && node->try_kind >= 0) {
-			unsigned int *next = &node->try_next[node->try_kind];
-
-			if (!*next)
-				*next = config->probe_interval;
-			node->try_left[node->try_kind] = *next;
-			*next = *next > REFUTE_MAX / 2 ? REFUTE_MAX : 2 * *next;
-		}
+		if (node->trying && node->try_kind >= 0)
+			node->try_left[node->try_kind] =
+				policy_doubling(&node->try_next[node->try_kind],
+						config->probe_interval,
+						REFUTE_MAX);
 		node->probing = false;
 		node->trying = false;
 		node->from_split = false;

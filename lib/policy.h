@@ -306,10 +306,18 @@ struct policy_node {
 	/*
 	 * A candidate whose full window measured it half as dear again as the
 	 * node's own clears, beyond noise, rests from trials for
-	 * trial_rest[s] intervals (ProbeIntervals): its frames cost more than
-	 * they can tell. A change of strategy ends every rest.
+	 * trial_rest[s] intervals: its frames cost more than they can tell.
+	 * Each rest is trial_rest_next[s], from ProbeIntervals doubled at
+	 * each dear window up to 8 times that; a window that finds it not so
+	 * dear resets the doubling. A rest ends, and its doubling, when the
+	 * probe's running cold fraction (probed_smooth) moves more than 0.25
+	 * from trial_rest_at[s] (where it was found dear; -1: not probed),
+	 * and at a change of
+	 * strategy to the other kind (temporal, non-temporal, per folio).
 	 */
 	unsigned int trial_rest[CLEARPAGE_STRATEGY_COUNT];
+	unsigned int trial_rest_next[CLEARPAGE_STRATEGY_COUNT];
+	double trial_rest_at[CLEARPAGE_STRATEGY_COUNT];
 	/*
 	 * A strategy whose switch or try the confirmation reverted is neither
 	 * tried nor adopted from trials for refuted_left[s] intervals; each
@@ -359,6 +367,11 @@ struct policy_node {
 	 * policy_trials() orders the candidates at it.
 	 */
 	double probed_fraction;
+	/*
+	 * ... and its running mean (1/8 of each new count; -1: none yet): a
+	 * count of one interval's few probed units moves by 0.1 and more.
+	 */
+	double probed_smooth;
 	/*
 	 * 1 + the strategy whose trial gains are against its control
 	 * frames (policy_compare()); 0: against its samples.

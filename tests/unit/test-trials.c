@@ -264,15 +264,18 @@ static void test_trials_try_regime(void)
  * dearer (Xeon 6/207, burst): a trial frame of each costs more than it
  * can tell, about 10% of the node's time with two of them. A window that
  * measures a candidate half as dear again beyond noise rests it for
- * ProbeIntervals; a change of strategy ends the rest.
+ * ProbeIntervals, each rest after twice the last (up to 8 times); a switch
+ * of the same kind keeps the rests, one to the other kind ends them, and
+ * so does a move of the probe's cold fraction.
  */
 static void test_trials_rest(void)
 {
 	static const double live[] = { 36, 36, 37, 131, 171, 0 };
+	const unsigned int movq = 1U << CLEARPAGE_STRATEGY_MOVQ;
 	struct policy_decision d;
 	struct trial_run r;
-	int i, timed = 0;
-	unsigned int rested = 0;
+	int i, timed = 0, first_rest = -1, second_rest = -1;
+	unsigned int rested = 0, longest = 0;
 
 	printf("trials: candidates far dearer than the node's own clears rest\n");
 	intel_run_init(&r);
@@ -286,25 +289,85 @@ static void test_trials_rest(void)
 	}
 	CHECK(rested == (1U << CLEARPAGE_STRATEGY_MOVQ |
 			 1U << CLEARPAGE_STRATEGY_MOVNTI) && r.switches == 0,
-	      "movq and movnti rested after a window each, rep_stosq (as dear as rep_stosb) never, no switch (rested %#x)",
+	      "movq and movnti rested after a few intervals each, rep_stosq (as dear as rep_stosb) never, no switch (rested %#x)",
 	      rested);
-	CHECK(timed <= 40,
-	      "movq or movnti timed in %d of 120 intervals (at most 40; without rests 60, then the settled node's closest candidate)",
+	CHECK(timed <= 20,
+	      "movq or movnti timed in %d of 120 intervals (at most 20; a full window before each rest 40, without rests 60)",
 	      timed);
-	d = (struct policy_decision){ .action = POLICY_SWITCH,
-				      .from = CLEARPAGE_STRATEGY_REP_STOSB,
-				      .to = CLEARPAGE_STRATEGY_REP_STOSQ,
-				      .reason_id = POLICY_R_MEASURED };
+
+	/* The same node for longer: movq's rests double, up to 8 times. */
+	intel_run_init(&r);
+	r.config.trial_settle = 100000;	/* two candidates throughout */
+	for (i = 0; i < 2000; i++) {
+		unsigned int left = r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ];
+
+		trial_interval(&r, i, live, 0.05, 0);
+		if (r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ] > left) {
+			if (first_rest < 0)
+				first_rest = (int)r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ];
+			else if (second_rest < 0)
+				second_rest = (int)r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ];
+			if (r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ] > longest)
+				longest = r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ];
+		}
+	}
+	CHECK(first_rest == (int)r.config.probe_interval &&
+	      second_rest == 2 * (int)r.config.probe_interval &&
+	      longest == 8 * r.config.probe_interval,
+	      "movq rests %d, then %d intervals, at most %u (ProbeIntervals %u, doubled, 8 times at most)",
+	      first_rest, second_rest, longest, r.config.probe_interval);
+
+	/* A switch of the same kind keeps the rests, one of the other ends them. */
 	intel_run_init(&r);
 	for (i = 0; i < 20; i++)
 		trial_interval(&r, i, live, 0.05, 0);
 	CHECK(r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ],
 	      "after 20 intervals movq rests (%u left)",
 	      r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ]);
+	d = (struct policy_decision){ .action = POLICY_SWITCH,
+				      .from = CLEARPAGE_STRATEGY_REP_STOSB,
+				      .to = CLEARPAGE_STRATEGY_REP_STOSQ,
+				      .reason_id = POLICY_R_MEASURED };
+	policy_applied(&r.config, &r.node, &d);
+	CHECK(r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ] &&
+	      !(policy_trials(&r.config, r.allowed, false, &r.calibration,
+			      &r.node) & movq),
+	      "a switch to rep_stosq (temporal as well) keeps movq's rest (%u left)",
+	      r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ]);
+	d.from = CLEARPAGE_STRATEGY_REP_STOSQ;
+	d.to = CLEARPAGE_STRATEGY_MOVNTI;
 	policy_applied(&r.config, &r.node, &d);
 	CHECK(!r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ] &&
-	      !r.node.trial_rest[CLEARPAGE_STRATEGY_MOVNTI],
-	      "a switch (to rep_stosq) ends every rest");
+	      !r.node.trial_rest_next[CLEARPAGE_STRATEGY_MOVQ],
+	      "a switch to movnti (non-temporal) ends every rest and its doubling");
+
+	/*
+	 * The probe's running cold fraction moves by more than 0.25: the
+	 * rest ends (rests of 100 intervals here).
+	 */
+	intel_run_init(&r);
+	r.config.probe_interval = 100;
+	r.probed_cold = 0.1;
+	for (i = 0; i < 20; i++)
+		trial_interval(&r, i, live, 0.05, 0);
+	CHECK(r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ],
+	      "pages 10%% cold: after 20 intervals movq rests (%u left)",
+	      r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ]);
+	r.probed_cold = 0.2;
+	for (int k = 0; k < 30; k++)
+		trial_interval(&r, i++, live, 0.05, 0);
+	CHECK(r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ],
+	      "20%% cold for 30 intervals (0.1 away): the rest goes on (%u left)",
+	      r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ]);
+	r.probed_cold = 0.9;
+	trial_interval(&r, i++, live, 0.05, 0);
+	CHECK(r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ],
+	      "one interval's count at 90%% cold does not end it (%u left)",
+	      r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ]);
+	for (int k = 0; k < 7 && !(r.trials & movq); k++)
+		trial_interval(&r, i++, live, 0.05, 0);
+	CHECK(r.trials & movq,
+	      "90%% cold for 8 intervals: the rest ends, movq on trial again");
 }
 
 /*
