@@ -259,6 +259,16 @@ struct interval_count {
 	uint64_t ref_ticks, ref_n;
 	uint64_t trial_ticks[CLEARPAGE_STRATEGY_COUNT];
 	uint64_t trial_n[CLEARPAGE_STRATEGY_COUNT];
+	/*
+	 * Not the module's: the application's read after a sampled clear of
+	 * the strategy's own, and after each measured one (index 0: the
+	 * reference), in ticks and units: what a measured clear costs the
+	 * application beyond its own time (the line a non-temporal trial
+	 * evicted).
+	 */
+	uint64_t own_touch_ticks, own_touch_n;
+	uint64_t touch_ticks[CLEARPAGE_STRATEGY_COUNT];
+	uint64_t touch_n[CLEARPAGE_STRATEGY_COUNT];
 };
 
 /*
@@ -296,6 +306,8 @@ static double clear_interval(struct replay *r, int strategy,
 		char *page = next_page(r, cold, &frame);
 		unsigned long first = 0, m = 0;
 		int way, hot, s = strategy;
+		bool sampled = false;
+		uint64_t t0;
 
 		if (r->burst) {
 			if (cold)
@@ -333,10 +345,25 @@ static double clear_interval(struct replay *r, int strategy,
 			clear_unit(r, s, page);
 			c->main_ticks += bench_ticks() - c0;
 			c->main_n += r->unit_pages;
+			sampled = true;
 		} else {
 			clear_unit(r, s, page);
 		}
-		touch(r, page);
+		if (way >= 0 || sampled) {
+			/* Timed as the clears are, the timer's cost alike. */
+			t0 = bench_ticks();
+			touch(r, page);
+			t0 = bench_ticks() - t0;
+			if (way >= 0) {
+				c->touch_ticks[way] += t0;
+				c->touch_n[way]++;
+			} else {
+				c->own_touch_ticks += t0;
+				c->own_touch_n++;
+			}
+		} else {
+			touch(r, page);
+		}
 		replay_touch_step(&r->probes, page, r->unit_pages, s, way, first,
 				  m, touch_bytes(r));
 		if (r->burst) {
@@ -387,6 +414,9 @@ static void record_interval(struct replay *r, unsigned int at, int phase,
 	double ns_per_tick = bench_ns_per_tick();
 	/* Beyond what the strategy's own clears cost. */
 	double own = c->main_n ? c->main_ticks * ns_per_tick / c->main_n : 0;
+	/* ... and beyond what the application's read after them costs. */
+	double own_touch = c->own_touch_n ? c->own_touch_ticks * ns_per_tick /
+						    c->own_touch_n : 0;
 
 	r->knowing_ns += c->ref_ticks * ns_per_tick - own * c->ref_n;
 	/* Control frames (@strategy's own) are its clears, not knowing. */
@@ -394,6 +424,10 @@ static void record_interval(struct replay *r, unsigned int at, int phase,
 		if (s != strategy)
 			r->knowing_ns += c->trial_ticks[s] * ns_per_tick -
 					 own * c->trial_n[s];
+	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		if (s != strategy)
+			r->knowing_touch_ns += c->touch_ticks[s] * ns_per_tick -
+					       own_touch * c->touch_n[s];
 	r->clear_ns += ns;
 	r->measured_ns[0] += c->ref_ticks * ns_per_tick;
 	r->measured_pages[0] += c->ref_n;
@@ -478,7 +512,7 @@ double replay_run_arm(struct replay *r, int arm, double *phase_ns,
 	r->units = r->hot_units = 0;
 	if (record) {
 		r->switches = r->reverts = 0;
-		r->knowing_ns = r->clear_ns = 0;
+		r->knowing_ns = r->knowing_touch_ns = r->clear_ns = 0;
 		memset(r->measured_ns, 0, sizeof(r->measured_ns));
 		memset(r->measured_pages, 0, sizeof(r->measured_pages));
 	}

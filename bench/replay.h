@@ -84,9 +84,11 @@ struct replay {
 	/*
 	 * The cost of knowing, last repeat of the adaptive arm: what the
 	 * reference and trial clears took beyond the current strategy's cost
-	 * for the same pages, and the time of all clears.
+	 * for the same pages, what the application's read after them took
+	 * beyond its read after the strategy's own, and the time of all
+	 * clears.
 	 */
-	double knowing_ns, clear_ns;
+	double knowing_ns, knowing_touch_ns, clear_ns;
 	/* Last repeat of the adaptive arm: measured clears per way. */
 	double measured_ns[CLEARPAGE_STRATEGY_COUNT];
 	uint64_t measured_pages[CLEARPAGE_STRATEGY_COUNT];
