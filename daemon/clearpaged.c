@@ -72,6 +72,11 @@ int main(int argc, char **argv)
 		{ "check-config", no_argument, NULL, 'c' },
 		{ "lenient", no_argument, NULL, 'l' },
 		{ "config-root", required_argument, NULL, 'r' },
+		/*
+		 * Not an option: without it, getopt_long() took --config FILE
+		 * for --config-root and read the configuration below FILE.
+		 */
+		{ "config", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -99,6 +104,10 @@ int main(int argc, char **argv)
 		case 'r':
 			root = optarg;
 			break;
+		case 'C':
+			fprintf(stderr, "clearpaged: there is no --config: the daemon reads /etc/clearpaged.conf and its drop-ins; --check-config %s vets that file\n",
+				optarg);
+			return 2;
 		case 'h':
 			usage(stdout);
 			return 0;

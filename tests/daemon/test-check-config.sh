@@ -124,6 +124,11 @@ check "--check-config FILE: every error of it, each with file:line" \
 	       grep -q '^clearpaged: $out/bad.conf:2: Interval=fast: expected a time' '$out/stderr' &&
 	       grep -q '^clearpaged: $out/bad.conf:3: DryRun=maybe: expected yes or no' '$out/stderr' &&
 	       grep -q '^clearpaged: $out/bad.conf:5: ColdStrategy=fast: expected auto' '$out/stderr'"
+config_opt() {
+	"$clearpaged" --config "$out/root/etc/clearpaged.conf" >"$out/stdout" 2>"$out/stderr"
+	test $? -eq 2 && grep -q -- "there is no --config.*--check-config $out/root/etc/clearpaged.conf vets" "$out/stderr"
+}
+check "--config FILE is refused (exit 2), not taken for --config-root" config_opt
 check "a FILE is refused without --check-config (exit 2)" \
 	sh -c "'$clearpaged' --config-root '$out/root' '$out/candidate.conf' 2>'$out/stderr'; test \$? -eq 2 && grep -q 'files go with --check-config' '$out/stderr'"
 # Every error of the installed files in one pass, across files too, and
