@@ -120,6 +120,25 @@ double policy_effective_cost(const struct policy_calibration *calibration,
 	       policy_touch_penalty(node, strategy);
 }
 
+/*
+ * Two strategies the calibration cannot tell apart: hot and cold within
+ * TWIN_SPREAD of each other (rep_stosb and rep_stosq on Zen 5, 30/146 ns
+ * both). Trial frames cannot either: they differ from the strategy's
+ * samples by which pages recycle on them (a few hot pages on a fixed frame
+ * make it cheap), and a twin on trial "won" by 8-31% in 4 KiB mix cells,
+ * was adopted and reverted, 20-28 switches in 6 replays of 120 intervals.
+ */
+#define TWIN_SPREAD 0.05
+
+static bool twins(const struct policy_calibration *calibration, int a, int b)
+{
+	return a >= 0 && b >= 0 && calibration->valid[a] && calibration->valid[b] &&
+	       fabs(calibration->hot_ns[a] - calibration->hot_ns[b]) <=
+		       TWIN_SPREAD * fmax(calibration->hot_ns[a], calibration->hot_ns[b]) &&
+	       fabs(calibration->cold_ns[a] - calibration->cold_ns[b]) <=
+		       TWIN_SPREAD * fmax(calibration->cold_ns[a], calibration->cold_ns[b]);
+}
+
 /* How far the cost of a steady node may move before exploration widens. */
 #define STEADY_SHIFT 0.25
 
@@ -152,7 +171,8 @@ unsigned int policy_trials(const struct policy_config *config,
 	allowed = policy_allowed(config, allowed, measured);
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		if (s == node->strategy || !(allowed & (1U << s)) ||
-		    node->trial_rest[s])
+		    node->trial_rest[s] ||
+		    twins(calibration, node->strategy, s))
 			continue;
 		/*
 		 * Insertion by calibration: cold cost (with what the

@@ -438,6 +438,46 @@ static const double biased_live[] = { 250, 250, 250, 600, 400, 380 };
 /* The reference frames true: the guard is not what is tested. */
 static const double biased_frames[] = { 250, 188, 188, 450, 300, 285 };
 
+/*
+ * rep_stosq calibrated a fifth dearer on hot pages than rep_stosb, so that
+ * the calibration tells them apart and rep_stosq goes on trial (twins
+ * never do: test_trials_twins()).
+ */
+static void untwin(struct trial_run *r)
+{
+	r->calibration.hot_ns[CLEARPAGE_STRATEGY_REP_STOSQ] =
+		1.2 * r->calibration.hot_ns[CLEARPAGE_STRATEGY_REP_STOSB];
+}
+
+/*
+ * Twins by the calibration (Zen 5's rep_stosb and rep_stosq, 30 and 31 ns
+ * hot, their cold costs within 5%): the trials never time one beside the
+ * other, so the biased frames above make no switch between them.
+ */
+static void test_trials_twins(void)
+{
+	struct trial_run r;
+	int i, twin_timed = 0;
+
+	printf("trials: twins by the calibration are not timed against each other\n");
+	trial_run_init(&r);
+	r.config.non_temporal = POLICY_NT_AUTO;
+	r.marginal = biased_frames;
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 300; i++) {
+		trial_interval(&r, i, biased_live, 0.05, 0);
+		twin_timed += !!(r.trials & (1U << CLEARPAGE_STRATEGY_REP_STOSQ));
+	}
+	CHECK(twin_timed == 0 && r.switches == 0 &&
+	      r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB,
+	      "on rep_stosb, rep_stosq on trial in %d of 300 intervals (0), %d switches (0), on %s",
+	      twin_timed, r.switches, names[r.node.strategy]);
+	untwin(&r);
+	CHECK(policy_trials(&r.config, r.allowed, false, &r.calibration, &r.node) &
+	      (1U << CLEARPAGE_STRATEGY_REP_STOSQ),
+	      "calibrated a fifth dearer hot, rep_stosq goes on trial");
+}
+
 static void test_trials_biased(void)
 {
 	const double *live = biased_live, *frames = biased_frames;
@@ -446,6 +486,7 @@ static void test_trials_biased(void)
 
 	printf("trials that measure every candidate a quarter cheaper than it is\n");
 	trial_run_init(&r);
+	untwin(&r);
 	r.config.non_temporal = POLICY_NT_AUTO;
 	r.marginal = frames;
 	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
@@ -475,6 +516,7 @@ static void control_run_init(struct trial_run *r, const double *frames,
 			     double probed_cold)
 {
 	trial_run_init(r);
+	untwin(r);
 	r->config.non_temporal = POLICY_NT_AUTO;
 	r->marginal = frames;
 	r->control = true;
@@ -644,6 +686,7 @@ int main(int argc, char **argv)
 	test_trials_try_regime();
 	test_trials_try_touch();
 	test_trials_rest();
+	test_trials_twins();
 	test_trials_biased();
 	test_trials_control();
 	test_trials_noise();
