@@ -138,13 +138,13 @@ def cell_line(backend, workload, regime, dirs):
     print(f"| {backend} | {workload} | {regime} | {r['non_temporal']} | {first} | {static} | "
           f"{statistics.median(over_kernel):.3f} ({kernel}) | {' '.join(best)} | "
           f"{sum(x['switches'] for x in results)}/{sum(x['reverts'] for x in results)} | "
-          f"{100 * statistics.median(x['cost_of_knowing'] for x in results):.1f}% | "
+          f"{100 * statistics.median(x['cost_of_knowing'] + x.get('cost_of_knowing_reads', 0) for x in results):.1f}% | "
           f"{f'{100 * right / judged:.1f}%' if judged else '-'} | {100 * cost_share:.2f}% | "
           f"{f'{100 * cached / lines:.0f}% / {100 * read / lines:.0f}%' if lines else '-'} |")
 
 
 spread_head = "the least–greatest run" if runs > 1 else "one repeat's, least–greatest"
-print(f"| backend | workload | regime | NonTemporal | adaptive / oracle | {spread_head} | adaptive / best static | adaptive / kernel | best static | switches/reverts | cost of knowing | sample right | sample cost | touch: cached / read |")
+print(f"| backend | workload | regime | NonTemporal | adaptive / oracle | {spread_head} | adaptive / best static | adaptive / kernel | best static | switches/reverts | cost of knowing (clears and reads) | sample right | sample cost | touch: cached / read |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for backend in backends:
     for workload in workloads:

@@ -283,6 +283,18 @@ static int measured_way(const struct replay *r, int strategy,
 				   r->trial_every, !r->huge);
 }
 
+/* Whether @frame is a trial frame of some candidate (clearpage_frame_way()). */
+static bool trial_frame(const struct replay *r, uint64_t frame)
+{
+	unsigned long candidate;
+
+	if (!r->trial_every)
+		return false;
+	candidate = clearpage_frame_mod(frame, r->trial_every);
+	return candidate != CLEARPAGE_STRATEGY_KERNEL &&
+	       candidate < CLEARPAGE_STRATEGY_COUNT;
+}
+
 /*
  * One interval's pages cleared with @strategy, the module's measured frames
  * (reference frames, the @trials) cleared its way, counted in @c as the
@@ -307,7 +319,7 @@ static double clear_interval(struct replay *r, int strategy,
 		unsigned long first = 0, m = 0;
 		int way, hot, s = strategy;
 		bool sampled = false;
-		uint64_t t0;
+		uint64_t r0;
 
 		if (r->burst) {
 			if (cold)
@@ -349,16 +361,20 @@ static double clear_interval(struct replay *r, int strategy,
 		} else {
 			clear_unit(r, s, page);
 		}
-		if (way >= 0 || sampled) {
-			/* Timed as the clears are, the timer's cost alike. */
-			t0 = bench_ticks();
+		if (way >= 0 || sampled || trial_frame(r, frame)) {
+			/*
+			 * Timed after the sampled and measured clears, and on
+			 * every frame that could be a trial's in any arm, so
+			 * that every arm pays the timer alike.
+			 */
+			r0 = bench_ticks();
 			touch(r, page);
-			t0 = bench_ticks() - t0;
+			r0 = bench_ticks() - r0;
 			if (way >= 0) {
-				c->touch_ticks[way] += t0;
+				c->touch_ticks[way] += r0;
 				c->touch_n[way]++;
-			} else {
-				c->own_touch_ticks += t0;
+			} else if (sampled) {
+				c->own_touch_ticks += r0;
 				c->own_touch_n++;
 			}
 		} else {
@@ -414,9 +430,15 @@ static void record_interval(struct replay *r, unsigned int at, int phase,
 	double ns_per_tick = bench_ns_per_tick();
 	/* Beyond what the strategy's own clears cost. */
 	double own = c->main_n ? c->main_ticks * ns_per_tick / c->main_n : 0;
-	/* ... and beyond what the application's read after them costs. */
-	double own_touch = c->own_touch_n ? c->own_touch_ticks * ns_per_tick /
-						    c->own_touch_n : 0;
+	/*
+	 * ... and beyond what the application's read after them costs (an
+	 * interval without a sampled clear: the last interval's).
+	 */
+	double own_touch;
+
+	if (c->own_touch_n)
+		r->own_touch_ns = c->own_touch_ticks * ns_per_tick / c->own_touch_n;
+	own_touch = r->own_touch_ns;
 
 	r->knowing_ns += c->ref_ticks * ns_per_tick - own * c->ref_n;
 	/* Control frames (@strategy's own) are its clears, not knowing. */
@@ -513,6 +535,7 @@ double replay_run_arm(struct replay *r, int arm, double *phase_ns,
 	if (record) {
 		r->switches = r->reverts = 0;
 		r->knowing_ns = r->knowing_touch_ns = r->clear_ns = 0;
+		r->own_touch_ns = 0;
 		memset(r->measured_ns, 0, sizeof(r->measured_ns));
 		memset(r->measured_pages, 0, sizeof(r->measured_pages));
 	}

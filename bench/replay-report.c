@@ -156,7 +156,7 @@ void replay_print(const struct replay *r, const struct replay_run *run)
 	       policy_strategy_name(r->hot),
 	       r->cold >= 0 ? policy_strategy_name(r->cold) : "none (holds still)",
 	       r->reference_every, r->reference_every ? "" : " (off: probing)");
-	printf("regime: %s; trials 1 in %lu per candidate%s; cost of knowing (reference and trial clears, and the application's read after them, beyond the strategy's own, adaptive arm): %.1f%% of its time (the reads %.1f%%)\n",
+	printf("regime: %s; trials 1 in %lu per candidate%s; cost of knowing (reference and trial clears, and the application's read after them, beyond the strategy's own, adaptive arm): %.1f%% of its time (%.1f%% the reads)\n",
 	       run->loaded ? "loaded" : r->burst ? "burst" : "sustained",
 	       r->trial_every, r->trial_every ? "" : " (off: the calibration decides)",
 	       r->clear_ns > 0 ? 100 * (r->knowing_ns + r->knowing_touch_ns) /
@@ -212,8 +212,7 @@ json_object *replay_json(const struct replay *r,
 	json_object_object_add(results, "measured_ns_per_page", o);
 	json_object_object_add(results, "cost_of_knowing",
 			       json_object_new_double(r->clear_ns > 0 ?
-						      (r->knowing_ns + r->knowing_touch_ns) /
-						      r->clear_ns : 0));
+						      r->knowing_ns / r->clear_ns : 0));
 	json_object_object_add(results, "cost_of_knowing_reads",
 			       json_object_new_double(r->clear_ns > 0 ?
 						      r->knowing_touch_ns / r->clear_ns : 0));

@@ -24,8 +24,9 @@
  * next interval.
  *
  * Arms, each settled first (untimed clears of its own), run in a balanced
- * order (every arm after every other once in as many repeats as there are
- * arms) after one untimed warm-up run of the first static arm: adaptive,
+ * order (arm_at(): every arm first equally often and after every other
+ * equally often over n repeats of n arms, 2n for odd n) after one untimed
+ * warm-up run of the first static arm: adaptive,
  * every static strategy, and the oracle (the best static strategy of each
  * phase, from the static arms of the same repeat). Totals are wall time of
  * the clears and touches; ratios are of medians over the repeats.
@@ -38,10 +39,10 @@
 
 /*
  * The arm in place @k of repeat @rep, of @n: a Williams design, the
- * sequence 0, 1, n-1, 2, n-2, ... shifted by the repeat (mirrored in every
- * second round of n repeats where n is odd), so that over n repeats (2n
- * for odd n) every arm comes first once and comes after every other arm
- * once. What an arm leaves behind that its settling does not absorb then
+ * sequence 0, 1, n-1, 2, n-2, ... shifted by the repeat (relabelled w to
+ * n-1-w in every second round of n repeats where n is odd), so that over
+ * n repeats every arm comes first once and after every other arm once
+ * (odd n: over 2n repeats, twice each; n alone leaves some pairs out). What an arm leaves behind that its settling does not absorb then
  * falls on every arm alike; in a plain rotation each arm always came after
  * the same one (the adaptive arm after clzero).
  */

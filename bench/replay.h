@@ -89,6 +89,7 @@ struct replay {
 	 * clears.
 	 */
 	double knowing_ns, knowing_touch_ns, clear_ns;
+	double own_touch_ns;		/* the read after a sampled clear, last */
 	/* Last repeat of the adaptive arm: measured clears per way. */
 	double measured_ns[CLEARPAGE_STRATEGY_COUNT];
 	uint64_t measured_pages[CLEARPAGE_STRATEGY_COUNT];

@@ -51,27 +51,35 @@ static bool trial_window_judge(const struct policy_trial_window *w,
 }
 
 /*
- * The mean gain and its standard error of a window not yet full but with
- * TRIAL_EARLY intervals or more: enough to tell a candidate far dearer
- * (its trial frames cost most while it is timed), never to adopt one.
+ * The mean gain of a window not yet full but with TRIAL_EARLY intervals or
+ * more, and its standard error times the two-sided 95% quantile of
+ * Student's t for its degrees of freedom (at least @confidence): enough to
+ * tell a candidate far dearer (its trial frames cost most while it is
+ * timed), never to adopt one. Three gains alone have 2 degrees of freedom
+ * (4.3 standard errors), and none is trimmed.
  */
 #define TRIAL_EARLY 3
 
 static bool trial_window_early(const struct policy_trial_window *w,
-			       unsigned int size, double *mean, double *error)
+			       unsigned int size, double confidence,
+			       double *mean, double *bound)
 {
-	double sum = 0, sq = 0;
+	/* t(0.975) for 2 to 8 degrees of freedom; from 9 on, about 2.3. */
+	static const double t975[] = { 4.303, 3.182, 2.776, 2.571, 2.447,
+				       2.365, 2.306 };
+	double sum = 0, sq = 0, t;
 	unsigned int n = w->used;
 
 	if (n < TRIAL_EARLY || n >= size)
 		return false;
+	t = n - 1 - 2 < sizeof(t975) / sizeof(t975[0]) ? t975[n - 1 - 2] : 2.3;
 	/* Not wrapped yet: the gains are the first @n. */
 	for (unsigned int i = 0; i < n; i++)
 		sum += w->gain[i];
 	*mean = sum / n;
 	for (unsigned int i = 0; i < n; i++)
 		sq += (w->gain[i] - *mean) * (w->gain[i] - *mean);
-	*error = sqrt(sq / (n - 1) / n);
+	*bound = fmax(t, confidence) * sqrt(sq / (n - 1) / n);
 	return true;
 }
 
@@ -227,9 +235,13 @@ enum policy_reason policy_compare(const struct policy_config *config,
 	bool have = sample->trial_samples[node->strategy] >= config->min_samples &&
 		    control > 0;
 	bool was = node->control_for == node->strategy + 1, basis;
+	unsigned int rest_max = TRIAL_REST_MAX * config->probe_interval;
 	double own_cost, mean, error;
 	bool full = false;
 	int s;
+
+	if (rest_max > REFUTE_MAX)
+		rest_max = REFUTE_MAX;
 
 	*target = node->strategy;
 	*gain = 0;
@@ -263,9 +275,13 @@ enum policy_reason policy_compare(const struct policy_config *config,
 	if (basis)
 		own = control;
 	own_cost = own + policy_touch_penalty(node, node->strategy);
-	/* A rest found at other pages' temperature ends, and its doubling. */
+	/*
+	 * A rest found at other pages' temperature ends, and its doubling
+	 * (also between rests: the next verdict starts from ProbeIntervals).
+	 */
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++)
-		if (node->trial_rest[s] && node->probed_smooth >= 0 &&
+		if ((node->trial_rest[s] || node->trial_rest_next[s]) &&
+		    node->probed_smooth >= 0 &&
 		    node->trial_rest_at[s] >= 0 &&
 		    fabs(node->probed_smooth - node->trial_rest_at[s]) >
 			    TRIAL_REST_SHIFT) {
@@ -295,6 +311,7 @@ enum policy_reason policy_compare(const struct policy_config *config,
 				 (own_cost - ns) / own_cost);
 	}
 	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
+		double dear_bound = 0;
 		bool judged;
 
 		if (s == node->strategy ||
@@ -302,19 +319,21 @@ enum policy_reason policy_compare(const struct policy_config *config,
 			continue;
 		judged = trial_window_judge(&node->trial[s], size, &mean, &error);
 		full |= judged;
+		if (judged)
+			dear_bound = config->trial_confidence * error;
 		/*
 		 * Far dearer beyond noise: it rests (not the reference), as
 		 * soon as its first intervals show it.
 		 */
 		if (s != CLEARPAGE_STRATEGY_KERNEL &&
-		    (judged || trial_window_early(&node->trial[s], size, &mean,
-						  &error)) &&
-		    mean + config->trial_confidence * error < -TRIAL_DEAR) {
+		    (judged || trial_window_early(&node->trial[s], size,
+						  config->trial_confidence,
+						  &mean, &dear_bound)) &&
+		    mean + dear_bound < -TRIAL_DEAR) {
 			node->trial_rest[s] =
 				policy_doubling(&node->trial_rest_next[s],
 						config->probe_interval,
-						TRIAL_REST_MAX *
-						config->probe_interval);
+						rest_max);
 			node->trial_rest_at[s] = node->probed_smooth;
 			node->trial[s] = (struct policy_trial_window){ 0 };
 			continue;

@@ -108,6 +108,8 @@ void policy_node_init(struct policy_node *node, int strategy)
 		.probed_smooth = -1,
 		.try_kind = -1,
 	};
+	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		node->trial_rest_at[s] = -1;
 	baseline_window_init(&node->slower_window, strategy);
 }
 
@@ -469,8 +471,8 @@ void policy_applied(const struct policy_config *config,
 	/*
 	 * Every gain was over the strategy left: measure afresh. A candidate
 	 * half as dear again as the strategy left is as dear beside one
-	 * measured cheaper than it, so its rest goes on, but across a change
-	 * of kind (temporal and non-temporal, or per folio).
+	 * measured cheaper than it, so its rest goes on, but not across a
+	 * change of kind (temporal and non-temporal, or per folio).
 	 */
 	policy_trials_forget(node, was_split != node->split ||
 			     policy_non_temporal(decision->from) !=

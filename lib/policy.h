@@ -304,12 +304,14 @@ struct policy_node {
 	unsigned int steady;		/* intervals the own cost held steady */
 	double steady_ns;		/* its running mean */
 	/*
-	 * A candidate whose full window measured it half as dear again as the
-	 * node's own clears, beyond noise, rests from trials for
-	 * trial_rest[s] intervals: its frames cost more than they can tell.
-	 * Each rest is trial_rest_next[s], from ProbeIntervals doubled at
-	 * each dear window up to 8 times that; a window that finds it not so
-	 * dear resets the doubling. A rest ends, and its doubling, when the
+	 * A candidate whose window (three intervals or more, a full one
+	 * against TrialConfidence, one not yet full against Student's t)
+	 * measured it half as dear again as the node's own clears, beyond
+	 * noise, rests from trials for trial_rest[s] intervals: its frames
+	 * cost more than they can tell. Each rest is trial_rest_next[s], from
+	 * ProbeIntervals doubled at each dear verdict up to 8 times that (at
+	 * most a day of intervals); a full window that finds it not so dear
+	 * resets the doubling. A rest ends, and its doubling, when the
 	 * probe's running cold fraction (probed_smooth) moves more than 0.25
 	 * from trial_rest_at[s] (where it was found dear; -1: not probed),
 	 * and at a change of

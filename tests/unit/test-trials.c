@@ -343,7 +343,7 @@ static void test_trials_rest(void)
 
 	/*
 	 * The probe's running cold fraction moves by more than 0.25: the
-	 * rest ends (rests of 100 intervals here).
+	 * rest ends, and its doubling (rests of 100 intervals here).
 	 */
 	intel_run_init(&r);
 	r.config.probe_interval = 100;
@@ -353,21 +353,67 @@ static void test_trials_rest(void)
 	CHECK(r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ],
 	      "pages 10%% cold: after 20 intervals movq rests (%u left)",
 	      r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ]);
-	r.probed_cold = 0.2;
-	for (int k = 0; k < 30; k++)
-		trial_interval(&r, i++, live, 0.05, 0);
-	CHECK(r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ],
-	      "20%% cold for 30 intervals (0.1 away): the rest goes on (%u left)",
-	      r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ]);
 	r.probed_cold = 0.9;
 	trial_interval(&r, i++, live, 0.05, 0);
 	CHECK(r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ],
 	      "one interval's count at 90%% cold does not end it (%u left)",
 	      r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ]);
-	for (int k = 0; k < 7 && !(r.trials & movq); k++)
+	r.probed_cold = 0.3;
+	for (int k = 0; k < 30; k++)
+		trial_interval(&r, i++, live, 0.05, 0);
+	CHECK(r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ],
+	      "30%% cold for 30 intervals (0.2 away): the rest goes on (%u left)",
+	      r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ]);
+	r.probed_cold = 0.5;
+	for (int k = 0; k < 30 && !(r.trials & movq); k++)
 		trial_interval(&r, i++, live, 0.05, 0);
 	CHECK(r.trials & movq,
-	      "90%% cold for 8 intervals: the rest ends, movq on trial again");
+	      "50%% cold (0.4 away): the rest ends, movq on trial again");
+
+	/* Between rests too: a move resets the doubling. */
+	intel_run_init(&r);
+	r.config.probe_interval = 5;
+	r.probed_cold = 0.1;
+	for (i = 0; i < 200 && r.node.trial_rest_next[CLEARPAGE_STRATEGY_MOVQ] <
+				   4 * r.config.probe_interval; i++)
+		trial_interval(&r, i, live, 0.05, 0);
+	while (r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ])
+		trial_interval(&r, i++, live, 0.05, 0);
+	CHECK(r.node.trial_rest_next[CLEARPAGE_STRATEGY_MOVQ] >=
+	      4 * r.config.probe_interval,
+	      "rests of 5: the next rest of movq has doubled to %u",
+	      r.node.trial_rest_next[CLEARPAGE_STRATEGY_MOVQ]);
+	{
+		unsigned int given = 0;
+
+		r.probed_cold = 0.9;
+		for (int k = 0; k < 10 && !given; k++) {
+			trial_interval(&r, i++, live, 0.05, 0);
+			given = r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ];
+		}
+		CHECK(given && given <= r.config.probe_interval,
+		      "the pages 90%% cold, moved between rests: movq's next rest is ProbeIntervals again (%u)",
+		      given);
+	}
+
+	/* A full window that finds it not so dear resets the doubling. */
+	intel_run_init(&r);
+	for (i = 0; i < 200 && r.node.trial_rest_next[CLEARPAGE_STRATEGY_MOVQ] <
+				   2 * r.config.probe_interval; i++)
+		trial_interval(&r, i, live, 0.05, 0);
+	CHECK(r.node.trial_rest_next[CLEARPAGE_STRATEGY_MOVQ] ==
+	      2 * r.config.probe_interval,
+	      "movq's next rest doubled to %u",
+	      r.node.trial_rest_next[CLEARPAGE_STRATEGY_MOVQ]);
+	{
+		static const double near[] = { 36, 36, 37, 40, 171, 0 };
+
+		for (int k = 0; k < 200 &&
+				r.node.trial_rest_next[CLEARPAGE_STRATEGY_MOVQ]; k++)
+			trial_interval(&r, i++, near, 0.05, 0);
+	}
+	CHECK(!r.node.trial_rest_next[CLEARPAGE_STRATEGY_MOVQ],
+	      "movq at 40 ns against 36: a full window, not dear, resets its doubling");
 }
 
 /*
