@@ -283,11 +283,16 @@ static int measured_way(const struct replay *r, int strategy,
 				   r->trial_every, !r->huge);
 }
 
-/* Whether @frame is a trial frame of some candidate (clearpage_frame_way()). */
+/*
+ * Whether @frame is a reference frame or a trial frame of some candidate
+ * in any arm (clearpage_frame_way()).
+ */
 static bool trial_frame(const struct replay *r, uint64_t frame)
 {
 	unsigned long candidate;
 
+	if (r->reference_every && !clearpage_frame_mod(frame, r->reference_every))
+		return true;
 	if (!r->trial_every)
 		return false;
 	candidate = clearpage_frame_mod(frame, r->trial_every);
@@ -364,8 +369,8 @@ static double clear_interval(struct replay *r, int strategy,
 		if (way >= 0 || sampled || trial_frame(r, frame)) {
 			/*
 			 * Timed after the sampled and measured clears, and on
-			 * every frame that could be a trial's in any arm, so
-			 * that every arm pays the timer alike.
+			 * every frame that could be a reference or a trial in
+			 * any arm, so that every arm pays the timer alike.
 			 */
 			r0 = bench_ticks();
 			touch(r, page);

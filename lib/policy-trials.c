@@ -129,22 +129,34 @@ double policy_effective_cost(const struct policy_calibration *calibration,
 }
 
 /*
- * Two strategies the calibration cannot tell apart: hot and cold within
- * TWIN_SPREAD of each other (rep_stosb and rep_stosq on Zen 5, 30/146 ns
- * both). Trial frames cannot either: they differ from the strategy's
- * samples by which pages recycle on them (a few hot pages on a fixed frame
- * make it cheap), and a twin on trial "won" by 8-31% in 4 KiB mix cells,
- * was adopted and reverted, 20-28 switches in 6 replays of 120 intervals.
+ * Two strategies the calibration cannot tell apart: of one kind (temporal
+ * or non-temporal), both measured (hot and cold above 0), hot and cold
+ * within TWIN_SPREAD of each other or TWIN_NS (rep_stosb and rep_stosq on
+ * Zen 5, 30/146 and 31/146 ns). Trial frames cannot either: they differ
+ * from the strategy's samples by which pages recycle on them (a few hot
+ * pages on a fixed frame make it cheap), and a twin on trial "won" by
+ * 8-31% in 4 KiB mix cells, was adopted and reverted, 20-28 switches in 6
+ * replays of 120 intervals. Never the kernel: its row may be a copy of
+ * rep_stosb's where the module does not measure its routine.
  */
 #define TWIN_SPREAD 0.05
+#define TWIN_NS 2.0
 
-static bool twins(const struct policy_calibration *calibration, int a, int b)
+static bool twin_cost(double a, double b)
 {
-	return a >= 0 && b >= 0 && calibration->valid[a] && calibration->valid[b] &&
-	       fabs(calibration->hot_ns[a] - calibration->hot_ns[b]) <=
-		       TWIN_SPREAD * fmax(calibration->hot_ns[a], calibration->hot_ns[b]) &&
-	       fabs(calibration->cold_ns[a] - calibration->cold_ns[b]) <=
-		       TWIN_SPREAD * fmax(calibration->cold_ns[a], calibration->cold_ns[b]);
+	return fabs(a - b) <= fmax(TWIN_SPREAD * fmax(a, b), TWIN_NS);
+}
+
+bool policy_twins(const struct policy_calibration *calibration, int a, int b)
+{
+	return a > CLEARPAGE_STRATEGY_KERNEL && b > CLEARPAGE_STRATEGY_KERNEL &&
+	       a < CLEARPAGE_STRATEGY_COUNT && b < CLEARPAGE_STRATEGY_COUNT &&
+	       policy_non_temporal(a) == policy_non_temporal(b) &&
+	       calibration->valid[a] && calibration->valid[b] &&
+	       calibration->hot_ns[a] > 0 && calibration->hot_ns[b] > 0 &&
+	       calibration->cold_ns[a] > 0 && calibration->cold_ns[b] > 0 &&
+	       twin_cost(calibration->hot_ns[a], calibration->hot_ns[b]) &&
+	       twin_cost(calibration->cold_ns[a], calibration->cold_ns[b]);
 }
 
 /* How far the cost of a steady node may move before exploration widens. */
@@ -180,7 +192,7 @@ unsigned int policy_trials(const struct policy_config *config,
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		if (s == node->strategy || !(allowed & (1U << s)) ||
 		    node->trial_rest[s] ||
-		    twins(calibration, node->strategy, s))
+		    policy_twins(calibration, node->strategy, s))
 			continue;
 		/*
 		 * Insertion by calibration: cold cost (with what the

@@ -417,7 +417,9 @@ double policy_predict(const struct policy_calibration *calibration,
  * reference frames): the allowed strategies ordered by the calibration
  * (cold cost, then hot; at the cold fraction the temperature probe last
  * counted, where it did: a hot node does not time cold strategies on its
- * pages), TrialCandidates of them while exploring; once the
+ * pages), none the calibration cannot tell from node->strategy (twins:
+ * of one kind, hot and cold within 5% or 2 ns; never the kernel),
+ * TrialCandidates of them while exploring; once the
  * node's own cost has held steady for TrialSettle intervals, only the one
  * measured closest to winning. A shift of the cost widens it again. 0 when
  * TrialCandidates is 0.

@@ -125,7 +125,7 @@ check "--check-config FILE: every error of it, each with file:line" \
 	       grep -q '^clearpaged: $out/bad.conf:3: DryRun=maybe: expected yes or no' '$out/stderr' &&
 	       grep -q '^clearpaged: $out/bad.conf:5: ColdStrategy=fast: expected auto' '$out/stderr'"
 config_opt() {
-	"$clearpaged" --config "$out/root/etc/clearpaged.conf" >"$out/stdout" 2>"$out/stderr"
+	timeout 10 "$clearpaged" --config "$out/root/etc/clearpaged.conf" >"$out/stdout" 2>"$out/stderr"
 	test $? -eq 2 && grep -q -- "there is no --config.*--check-config $out/root/etc/clearpaged.conf vets" "$out/stderr"
 }
 check "--config FILE is refused (exit 2), not taken for --config-root" config_opt

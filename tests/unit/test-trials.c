@@ -359,11 +359,14 @@ static void test_trials_rest(void)
 	      "one interval's count at 90%% cold does not end it (%u left)",
 	      r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ]);
 	r.probed_cold = 0.3;
-	for (int k = 0; k < 30; k++)
+	timed = 0;
+	for (int k = 0; k < 30; k++) {
 		trial_interval(&r, i++, live, 0.05, 0);
-	CHECK(r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ],
-	      "30%% cold for 30 intervals (0.2 away): the rest goes on (%u left)",
-	      r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ]);
+		timed += !!(r.trials & movq);
+	}
+	CHECK(r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ] && !timed,
+	      "30%% cold for 30 intervals (0.2 away): the rest goes on, movq never timed (%u left, timed %d)",
+	      r.node.trial_rest[CLEARPAGE_STRATEGY_MOVQ], timed);
 	r.probed_cold = 0.5;
 	for (int k = 0; k < 30 && !(r.trials & movq); k++)
 		trial_interval(&r, i++, live, 0.05, 0);
@@ -522,6 +525,19 @@ static void test_trials_twins(void)
 	CHECK(policy_trials(&r.config, r.allowed, false, &r.calibration, &r.node) &
 	      (1U << CLEARPAGE_STRATEGY_REP_STOSQ),
 	      "calibrated a fifth dearer hot, rep_stosq goes on trial");
+	/* A calibration of zeros (the module's failed) makes no twins. */
+	for (int s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++)
+		r.calibration.hot_ns[s] = r.calibration.cold_ns[s] = 0;
+	CHECK(policy_trials(&r.config, r.allowed, false, &r.calibration, &r.node) &
+	      (1U << CLEARPAGE_STRATEGY_REP_STOSQ),
+	      "every cost calibrated 0: no twins, rep_stosq still on trial");
+	/* 30 against 32 ns hot is within 2 ns: twins still. */
+	zen5_calibration(&r.calibration);
+	r.calibration.hot_ns[CLEARPAGE_STRATEGY_REP_STOSB] = 30;
+	r.calibration.hot_ns[CLEARPAGE_STRATEGY_REP_STOSQ] = 32;
+	CHECK(!(policy_trials(&r.config, r.allowed, false, &r.calibration, &r.node) &
+		(1U << CLEARPAGE_STRATEGY_REP_STOSQ)),
+	      "30 against 32 ns hot (within 2 ns): twins, rep_stosq not on trial");
 }
 
 static void test_trials_biased(void)
@@ -718,6 +734,32 @@ static void test_trials_stages(void)
 	      policy_compare(&config, 0x3f, &node, &sample, &target, &gain,
 			     &bound) == POLICY_R_TRIALS_FILLING,
 	      "compare: a candidate not timed for a whole window loses its window");
+
+	/*
+	 * Three intervals of movq far dearer: against 2 standard errors
+	 * (mean + 2 SE = -0.60) they would rest it; against Student's t for 2
+	 * degrees of freedom (4.3 SE, -0.38) they do not, ...
+	 */
+	policy_node_init(&node, CLEARPAGE_STRATEGY_REP_STOSB);
+	sample.trial_samples[CLEARPAGE_STRATEGY_CLZERO] = 0;
+	sample.trial_samples[CLEARPAGE_STRATEGY_MOVQ] = 64;
+	for (i = 0; i < 3; i++) {
+		/* gains -0.97, -0.80, -0.63 against 200 ns */
+		sample.trial_ns[CLEARPAGE_STRATEGY_MOVQ] = 64 * (394 - 34 * i);
+		policy_compare(&config, 0x3f, &node, &sample, &target, &gain, &bound);
+	}
+	CHECK(!node.trial_rest[CLEARPAGE_STRATEGY_MOVQ] &&
+	      node.trial[CLEARPAGE_STRATEGY_MOVQ].used == 3,
+	      "compare: gains -0.97, -0.80, -0.63 in three intervals: movq does not rest yet");
+	/* ... while three that agree do (mean -0.85, 4.3 SE 0.04). */
+	policy_node_init(&node, CLEARPAGE_STRATEGY_REP_STOSB);
+	for (i = 0; i < 3; i++) {
+		sample.trial_ns[CLEARPAGE_STRATEGY_MOVQ] = 64 * (368 + 2 * i);
+		policy_compare(&config, 0x3f, &node, &sample, &target, &gain, &bound);
+	}
+	CHECK(node.trial_rest[CLEARPAGE_STRATEGY_MOVQ] == config.probe_interval,
+	      "compare: gains -0.84, -0.85, -0.86: movq rests after three intervals (%u)",
+	      node.trial_rest[CLEARPAGE_STRATEGY_MOVQ]);
 }
 
 int main(int argc, char **argv)

@@ -177,7 +177,8 @@ stop_job $dry
 # candidate from trials, so trials run until the crash below.
 # trial_shift=3: candidates own 1 frame (folio position) in 8 each, so the
 # few dozen folios the THP loads recycle include some; TrialCandidates=4
-# times movq, which the calibration ranks last.
+# times movq, which the calibration ranks last (twins never include the
+# kernel, whose row may be a copy of rep_stosb's).
 DLOG=/tmp/trials.log
 clearpagectl set all kernel
 clearpagectl unpin all
