@@ -287,7 +287,7 @@ static int measured_way(const struct replay *r, int strategy,
  * Whether @frame is a reference frame or a trial frame of some candidate
  * in any arm (clearpage_frame_way()).
  */
-static bool trial_frame(const struct replay *r, uint64_t frame)
+static bool measurable_frame(const struct replay *r, uint64_t frame)
 {
 	unsigned long candidate;
 
@@ -366,7 +366,7 @@ static double clear_interval(struct replay *r, int strategy,
 		} else {
 			clear_unit(r, s, page);
 		}
-		if (way >= 0 || sampled || trial_frame(r, frame)) {
+		if (way >= 0 || sampled || measurable_frame(r, frame)) {
 			/*
 			 * Timed after the sampled and measured clears, and on
 			 * every frame that could be a reference or a trial in

@@ -26,10 +26,10 @@
  * Arms, each settled first (untimed clears of its own), run in a balanced
  * order (arm_at(): every arm first equally often and after every other
  * equally often over n repeats of n arms, 2n for odd n) after one untimed
- * warm-up run of the first static arm: adaptive,
- * every static strategy, and the oracle (the best static strategy of each
- * phase, from the static arms of the same repeat). Totals are wall time of
- * the clears and touches; ratios are of medians over the repeats.
+ * warm-up run of the first static arm: adaptive, every static strategy,
+ * and the oracle (the best static strategy of each phase, from the static
+ * arms of the same repeat). Totals are wall time of the clears and
+ * touches; ratios are of medians over the repeats.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -42,8 +42,9 @@
  * sequence 0, 1, n-1, 2, n-2, ... shifted by the repeat (relabelled w to
  * n-1-w in every second round of n repeats where n is odd), so that over
  * n repeats every arm comes first once and after every other arm once
- * (odd n: over 2n repeats, twice each; n alone leaves some pairs out). What an arm leaves behind that its settling does not absorb then
- * falls on every arm alike; in a plain rotation each arm always came after
+ * (odd n: over 2n repeats, twice each; n alone leaves some pairs out).
+ * What an arm leaves behind that its settling does not absorb then falls
+ * on every arm alike; in a plain rotation each arm always came after
  * the same one (the adaptive arm after clzero).
  */
 static int arm_at(int n, unsigned long rep, int k)

@@ -45,7 +45,6 @@ double policy_effective_cost(const struct policy_calibration *calibration,
 			     const struct policy_node *node, int strategy,
 			     double fraction);
 void policy_trials_forget(struct policy_node *node, bool rests);
-bool policy_twins(const struct policy_calibration *calibration, int a, int b);
 int policy_cheapest_cold(const struct policy_config *config,
 			 unsigned int allowed,
 			 const struct policy_calibration *calibration,

@@ -20,6 +20,33 @@ static void trial_window_add(struct policy_trial_window *w,
 }
 
 /*
+ * The mean of the first @count gains and its standard error; @trim: without
+ * the highest and the lowest.
+ */
+static void gain_stats(const double *gain, unsigned int count, bool trim,
+		       double *mean, double *error)
+{
+	double sum = 0, sq = 0, lo = gain[0], hi = gain[0];
+	unsigned int n = count;
+
+	for (unsigned int i = 0; i < count; i++) {
+		sum += gain[i];
+		lo = fmin(lo, gain[i]);
+		hi = fmax(hi, gain[i]);
+	}
+	if (trim) {
+		sum -= lo + hi;
+		n -= 2;
+	}
+	*mean = sum / n;
+	for (unsigned int i = 0; i < count; i++)
+		sq += (gain[i] - *mean) * (gain[i] - *mean);
+	if (trim)
+		sq -= (lo - *mean) * (lo - *mean) + (hi - *mean) * (hi - *mean);
+	*error = sqrt(fmax(sq, 0) / (n - 1) / n);
+}
+
+/*
  * The mean gain of a full window and its standard error, without its
  * highest and lowest interval when it spans five or more: one interval of
  * a noisy neighbour (or a page-cache flush) must not decide.
@@ -27,26 +54,9 @@ static void trial_window_add(struct policy_trial_window *w,
 static bool trial_window_judge(const struct policy_trial_window *w,
 			       unsigned int size, double *mean, double *error)
 {
-	double sum = 0, sq = 0, lo = w->gain[0], hi = w->gain[0];
-	unsigned int n = size;
-
 	if (w->used < size || size < 2)
 		return false;
-	for (unsigned int i = 0; i < size; i++) {
-		sum += w->gain[i];
-		lo = fmin(lo, w->gain[i]);
-		hi = fmax(hi, w->gain[i]);
-	}
-	if (size >= 5) {
-		sum -= lo + hi;
-		n -= 2;
-	}
-	*mean = sum / n;
-	for (unsigned int i = 0; i < size; i++)
-		sq += (w->gain[i] - *mean) * (w->gain[i] - *mean);
-	if (size >= 5)
-		sq -= (lo - *mean) * (lo - *mean) + (hi - *mean) * (hi - *mean);
-	*error = sqrt(fmax(sq, 0) / (n - 1) / n);
+	gain_stats(w->gain, size, size >= 5, mean, error);
 	return true;
 }
 
@@ -67,19 +77,16 @@ static bool trial_window_early(const struct policy_trial_window *w,
 	/* t(0.975) for 2 to 8 degrees of freedom; from 9 on, about 2.3. */
 	static const double t975[] = { 4.303, 3.182, 2.776, 2.571, 2.447,
 				       2.365, 2.306 };
-	double sum = 0, sq = 0, t;
 	unsigned int n = w->used;
+	double t, error;
 
 	if (n < TRIAL_EARLY || n >= size)
 		return false;
-	t = n - 1 - 2 < sizeof(t975) / sizeof(t975[0]) ? t975[n - 1 - 2] : 2.3;
+	/* n gains, n - 1 degrees of freedom: the table's entry n - 3. */
+	t = n - 3 < sizeof(t975) / sizeof(t975[0]) ? t975[n - 3] : 2.3;
 	/* Not wrapped yet: the gains are the first @n. */
-	for (unsigned int i = 0; i < n; i++)
-		sum += w->gain[i];
-	*mean = sum / n;
-	for (unsigned int i = 0; i < n; i++)
-		sq += (w->gain[i] - *mean) * (w->gain[i] - *mean);
-	*bound = fmax(t, confidence) * sqrt(sq / (n - 1) / n);
+	gain_stats(w->gain, n, false, mean, &error);
+	*bound = fmax(t, confidence) * error;
 	return true;
 }
 
@@ -147,7 +154,7 @@ static bool twin_cost(double a, double b)
 	return fabs(a - b) <= fmax(TWIN_SPREAD * fmax(a, b), TWIN_NS);
 }
 
-bool policy_twins(const struct policy_calibration *calibration, int a, int b)
+static bool twins(const struct policy_calibration *calibration, int a, int b)
 {
 	return a > CLEARPAGE_STRATEGY_KERNEL && b > CLEARPAGE_STRATEGY_KERNEL &&
 	       a < CLEARPAGE_STRATEGY_COUNT && b < CLEARPAGE_STRATEGY_COUNT &&
@@ -192,7 +199,7 @@ unsigned int policy_trials(const struct policy_config *config,
 	for (s = 1; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		if (s == node->strategy || !(allowed & (1U << s)) ||
 		    node->trial_rest[s] ||
-		    policy_twins(calibration, node->strategy, s))
+		    twins(calibration, node->strategy, s))
 			continue;
 		/*
 		 * Insertion by calibration: cold cost (with what the

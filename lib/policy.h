@@ -314,8 +314,8 @@ struct policy_node {
 	 * resets the doubling. A rest ends, and its doubling, when the
 	 * probe's running cold fraction (probed_smooth) moves more than 0.25
 	 * from trial_rest_at[s] (where it was found dear; -1: not probed),
-	 * and at a change of
-	 * strategy to the other kind (temporal, non-temporal, per folio).
+	 * and at a change of strategy to the other kind (temporal,
+	 * non-temporal, per folio).
 	 */
 	unsigned int trial_rest[CLEARPAGE_STRATEGY_COUNT];
 	unsigned int trial_rest_next[CLEARPAGE_STRATEGY_COUNT];

@@ -499,6 +499,22 @@ static void untwin(struct trial_run *r)
 }
 
 /*
+ * A node on rep_stosb, NonTemporal=auto, whose reference and trial frames
+ * cost @frames; @twin: rep_stosq calibrated as rep_stosb's twin (Zen 5's),
+ * else untwin()'s.
+ */
+static void biased_run_init(struct trial_run *r, const double *frames,
+			    bool twin)
+{
+	trial_run_init(r);
+	if (!twin)
+		untwin(r);
+	r->config.non_temporal = POLICY_NT_AUTO;
+	r->marginal = frames;
+	policy_node_init(&r->node, CLEARPAGE_STRATEGY_REP_STOSB);
+}
+
+/*
  * Twins by the calibration (Zen 5's rep_stosb and rep_stosq, 30 and 31 ns
  * hot, their cold costs within 5%): the trials never time one beside the
  * other, so the biased frames above make no switch between them.
@@ -509,10 +525,7 @@ static void test_trials_twins(void)
 	int i, twin_timed = 0;
 
 	printf("trials: twins by the calibration are not timed against each other\n");
-	trial_run_init(&r);
-	r.config.non_temporal = POLICY_NT_AUTO;
-	r.marginal = biased_frames;
-	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	biased_run_init(&r, biased_frames, true);
 	for (i = 0; i < 300; i++) {
 		trial_interval(&r, i, biased_live, 0.05, 0);
 		twin_timed += !!(r.trials & (1U << CLEARPAGE_STRATEGY_REP_STOSQ));
@@ -547,11 +560,7 @@ static void test_trials_biased(void)
 	int i, on_stosb = 0;
 
 	printf("trials that measure every candidate a quarter cheaper than it is\n");
-	trial_run_init(&r);
-	untwin(&r);
-	r.config.non_temporal = POLICY_NT_AUTO;
-	r.marginal = frames;
-	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	biased_run_init(&r, frames, false);
 	for (i = 0; i < 300; i++) {
 		trial_interval(&r, i, live, 0.05, 0);
 		on_stosb += r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB;
@@ -577,13 +586,9 @@ static void test_trials_biased(void)
 static void control_run_init(struct trial_run *r, const double *frames,
 			     double probed_cold)
 {
-	trial_run_init(r);
-	untwin(r);
-	r->config.non_temporal = POLICY_NT_AUTO;
-	r->marginal = frames;
+	biased_run_init(r, frames, false);
 	r->control = true;
 	r->probed_cold = probed_cold;
-	policy_node_init(&r->node, CLEARPAGE_STRATEGY_REP_STOSB);
 }
 
 static void test_trials_control(void)
