@@ -133,9 +133,13 @@ static inline void clearpage_cpu_detect(struct clearpage_cpu *cpu)
 		clearpage_cpuid(0x80000008, 0, &a, &b, &c, &d);
 		cpu->has_clzero = clearpage_clzero_trusted(b & 1, line);
 	}
-	cpu->llc_bytes = clearpage_cache_bytes(max_leaf >= 4 ? 4 :
-					       max_ext >= 0x8000001d ?
-					       0x8000001d : 0);
+	/*
+	 * Intel describes its caches in leaf 4, AMD in 0x8000001d (its leaf
+	 * 4 reads as zeros): the first that names a cache.
+	 */
+	cpu->llc_bytes = max_leaf >= 4 ? clearpage_cache_bytes(4) : 0;
+	if (!cpu->llc_bytes && max_ext >= 0x8000001d)
+		cpu->llc_bytes = clearpage_cache_bytes(0x8000001d);
 }
 
 /* Whether @strategy can run on @cpu. "kernel" always can. */
@@ -755,6 +759,23 @@ static inline unsigned long clearpage_recent_slot(unsigned long frame)
 {
 	return (unsigned long)(frame * 0x9e3779b97f4a7c15ULL) >>
 	       (8 * sizeof(unsigned long) - CLEARPAGE_RECENT_SHIFT);
+}
+
+/*
+ * How far back a non-temporal clear makes a unit hot for a temporal one:
+ * the last-level cache, or where the CPU does not describe it (an AMD
+ * guest without TOPOEXT, whose legacy leaf 0x80000006 gives the whole
+ * package's L3) 8 MiB, less than any server part's, so that a recycled
+ * unit is under-counted rather than never counted.
+ */
+#define CLEARPAGE_RECENT_REACH_UNKNOWN (8UL << 20)
+
+static inline unsigned long
+clearpage_recent_reach_pages(const struct clearpage_cpu *cpu,
+			     unsigned int page_shift)
+{
+	return (cpu->llc_bytes ? cpu->llc_bytes :
+				 CLEARPAGE_RECENT_REACH_UNKNOWN) >> page_shift;
 }
 
 /*

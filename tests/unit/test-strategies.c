@@ -397,6 +397,42 @@ static void test_touch_pick(void)
 	      "touch pick: a 4 KiB trial page of a non-temporal candidate, any line but the faulting one");
 }
 
+/*
+ * The recycled rule's reach: the last-level cache, or 8 MiB where the CPU
+ * describes none (an AMD guest without TOPOEXT); a unit cleared
+ * non-temporally within it is hot for a temporal strategy, one beyond it
+ * or cleared temporally is not. With a reach of 0, as before the fallback,
+ * the rule never fired on such a CPU.
+ */
+static void test_recent_reach(const struct clearpage_cpu *detected)
+{
+	static struct clearpage_recent recent;
+	struct clearpage_cpu cpu = *detected;
+	unsigned long reach, i;
+	int near, far, temporal;
+
+	cpu.llc_bytes = 0;
+	reach = clearpage_recent_reach_pages(&cpu, 12);
+	CHECK(reach == 2048, "recent reach without a described LLC: %lu pages (want 2048)", reach);
+	cpu.llc_bytes = 32UL << 20;
+	CHECK(clearpage_recent_reach_pages(&cpu, 12) == 8192 &&
+	      clearpage_recent_reach_pages(&cpu, 21) == 16,
+	      "recent reach of a 32 MiB LLC: 8192 4 KiB pages, 16 2 MiB folios");
+	cpu.llc_bytes = 0;
+	memset(&recent, 0, sizeof(recent));
+	clearpage_recent_store(&recent, 1000, 512, 1);
+	clearpage_recent_store(&recent, 2000, 512, 1);
+	near = clearpage_recent_seen(&recent, 1000, reach);
+	clearpage_recent_store(&recent, 3000, 512, 0);
+	temporal = clearpage_recent_seen(&recent, 3000, reach);
+	for (i = 0; i < 4; i++)
+		clearpage_recent_store(&recent, 5000 + 512 * i, 512, 1);
+	far = clearpage_recent_seen(&recent, 2000, reach);
+	CHECK(near && !temporal && !far,
+	      "recycled within the fallback reach: near %d (want 1), temporal %d (want 0), beyond %d (want 0)",
+	      near, temporal, far);
+}
+
 int main(void)
 {
 	struct clearpage_cpu cpu;
@@ -409,6 +445,7 @@ int main(void)
 	test_extents();
 	test_frame_rule();
 	test_touch_pick();
+	test_recent_reach(&cpu);
 
 	raw = mmap(NULL, area_size + HUGE_SIZE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
