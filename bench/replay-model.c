@@ -615,7 +615,7 @@ int replay_setup(struct replay *r, unsigned long cold_mb, int node)
 	/* The module's probe calibration: without a threshold, no probe. */
 	r->probes.threshold = bench_probe_calibrate(cal, &r->probe_hot_ticks,
 						    &r->probe_cold_ticks);
-	r->probes.reach_pages = clearpage_recent_reach_pages(&bench_cpu, 12);
+	r->probes.reach_pages = clearpage_recent_reach_pages(&bench_cpu);
 	bench_unmap(cal, BENCH_HUGE);
 	/*
 	 * The replay reads no LLC counters: NonTemporal=auto allows movnti and

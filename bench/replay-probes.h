@@ -32,7 +32,7 @@ struct replay_probes {
 	unsigned long probe_every;	/* pages per sampled unit; 0: none */
 	unsigned long touch_every;	/* non-temporal clears per held unit */
 	unsigned long touch_delay;	/* units cleared before the probe */
-	unsigned long reach_pages;	/* the last-level cache's, in pages */
+	unsigned long reach_pages;	/* clearpage_recent_reach_pages() */
 	uint64_t page_sequence, touch_sequence;
 	struct clearpage_recent recent;
 	/* The held unit: its line, units to go, and whether it was read. */

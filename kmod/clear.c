@@ -121,8 +121,7 @@ int clearpage_probe_pick(struct clearpage_node *node, int backend,
 	preempt_disable();
 	recent = this_cpu_ptr(clearpage_recent);
 	recycled = clearpage_recent_seen(recent, frame,
-					 clearpage_recent_reach_pages(&clearpage_cpu,
-								      PAGE_SHIFT));
+					 clearpage_recent_reach_pages(&clearpage_cpu));
 	if (mode || clearpage_probe_due(nr_pages)) {
 		start = local_clock();
 		cached = clearpage_probe_hot(clearpage_probe(kaddr, nr_pages,

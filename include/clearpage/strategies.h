@@ -47,9 +47,9 @@ struct clearpage_cpu {
 	unsigned int line_size;
 	/*
 	 * The largest data or unified cache CPUID's deterministic cache
-	 * parameters describe (leaf 4, or 0x8000001d on AMD), in bytes; 0
-	 * where it has none. What a reclear must come within (see
-	 * clearpage_recent_note()).
+	 * parameters describe (leaf 4, or 0x8000001d on AMD with TOPOEXT), in
+	 * bytes; 0 where it has none. What a reclear must come within (see
+	 * clearpage_recent_reach_pages()).
 	 */
 	unsigned long llc_bytes;
 };
@@ -134,12 +134,16 @@ static inline void clearpage_cpu_detect(struct clearpage_cpu *cpu)
 		cpu->has_clzero = clearpage_clzero_trusted(b & 1, line);
 	}
 	/*
-	 * Intel describes its caches in leaf 4, AMD in 0x8000001d (its leaf
-	 * 4 reads as zeros): the first that names a cache.
+	 * Intel describes its caches in leaf 4, AMD in 0x8000001d where
+	 * TOPOEXT says it does (its leaf 4 reads as zeros), as the kernel's
+	 * cacheinfo reads them: the first that names a cache.
 	 */
 	cpu->llc_bytes = max_leaf >= 4 ? clearpage_cache_bytes(4) : 0;
-	if (!cpu->llc_bytes && max_ext >= 0x8000001d)
-		cpu->llc_bytes = clearpage_cache_bytes(0x8000001d);
+	if (!cpu->llc_bytes && max_ext >= 0x8000001d) {
+		clearpage_cpuid(0x80000001, 0, &a, &b, &c, &d);
+		if ((c >> 22) & 1)
+			cpu->llc_bytes = clearpage_cache_bytes(0x8000001d);
+	}
 }
 
 /* Whether @strategy can run on @cpu. "kernel" always can. */
@@ -762,20 +766,21 @@ static inline unsigned long clearpage_recent_slot(unsigned long frame)
 }
 
 /*
- * How far back a non-temporal clear makes a unit hot for a temporal one:
+ * How far back, in 4 KiB pages (the table's sequence counts them, 512 a
+ * 2 MiB folio), a non-temporal clear makes a unit hot for a temporal one:
  * the last-level cache, or where the CPU does not describe it (an AMD
  * guest without TOPOEXT, whose legacy leaf 0x80000006 gives the whole
- * package's L3) 8 MiB, less than any server part's, so that a recycled
- * unit is under-counted rather than never counted.
+ * package's L3) 8 MiB, at or below most server parts' L3 a core shares,
+ * so that a recycled unit is under-counted rather than never counted.
  */
 #define CLEARPAGE_RECENT_REACH_UNKNOWN (8UL << 20)
 
 static inline unsigned long
-clearpage_recent_reach_pages(const struct clearpage_cpu *cpu,
-			     unsigned int page_shift)
+clearpage_recent_reach_pages(const struct clearpage_cpu *cpu)
 {
 	return (cpu->llc_bytes ? cpu->llc_bytes :
-				 CLEARPAGE_RECENT_REACH_UNKNOWN) >> page_shift;
+				 CLEARPAGE_RECENT_REACH_UNKNOWN) /
+	       CLEARPAGE_PAGE_SIZE;
 }
 
 /*

@@ -409,15 +409,14 @@ static void test_recent_reach(const struct clearpage_cpu *detected)
 	static struct clearpage_recent recent;
 	struct clearpage_cpu cpu = *detected;
 	unsigned long reach, i;
-	int near, far, temporal;
+	int near, far, temporal, edge_in, edge_out;
 
 	cpu.llc_bytes = 0;
-	reach = clearpage_recent_reach_pages(&cpu, 12);
+	reach = clearpage_recent_reach_pages(&cpu);
 	CHECK(reach == 2048, "recent reach without a described LLC: %lu pages (want 2048)", reach);
 	cpu.llc_bytes = 32UL << 20;
-	CHECK(clearpage_recent_reach_pages(&cpu, 12) == 8192 &&
-	      clearpage_recent_reach_pages(&cpu, 21) == 16,
-	      "recent reach of a 32 MiB LLC: 8192 4 KiB pages, 16 2 MiB folios");
+	CHECK(clearpage_recent_reach_pages(&cpu) == 8192,
+	      "recent reach of a 32 MiB LLC: 8192 4 KiB pages");
 	cpu.llc_bytes = 0;
 	memset(&recent, 0, sizeof(recent));
 	clearpage_recent_store(&recent, 1000, 512, 1);
@@ -428,9 +427,16 @@ static void test_recent_reach(const struct clearpage_cpu *detected)
 	for (i = 0; i < 4; i++)
 		clearpage_recent_store(&recent, 5000 + 512 * i, 512, 1);
 	far = clearpage_recent_seen(&recent, 2000, reach);
-	CHECK(near && !temporal && !far,
-	      "recycled within the fallback reach: near %d (want 1), temporal %d (want 0), beyond %d (want 0)",
-	      near, temporal, far);
+	/* 2047 pages cleared after it, then 2048: in reach, then out. */
+	memset(&recent, 0, sizeof(recent));
+	clearpage_recent_store(&recent, 7000, 1, 1);
+	clearpage_recent_store(&recent, 9000, 2047, 0);
+	edge_in = clearpage_recent_seen(&recent, 7000, reach);
+	clearpage_recent_store(&recent, 11000, 1, 0);
+	edge_out = clearpage_recent_seen(&recent, 7000, reach);
+	CHECK(near && !temporal && !far && edge_in && !edge_out,
+	      "recycled within the fallback reach: near %d (want 1), temporal %d (want 0), beyond %d (want 0), 2047 pages on %d (want 1), 2048 %d (want 0)",
+	      near, temporal, far, edge_in, edge_out);
 }
 
 int main(void)
