@@ -254,6 +254,8 @@ json_object *replay_json(const struct replay *r,
 	o = json_object_new_object();
 	json_object_object_add(o, "threshold_ticks", json_object_new_int64((int64_t)r->probes.threshold));
 	json_object_object_add(o, "probe_every_pages", json_object_new_int64((int64_t)r->probes.probe_every));
+	/* How far back a non-temporal clear makes a unit count hot. */
+	json_object_object_add(o, "recent_reach_pages", json_object_new_int64((int64_t)r->probes.reach_pages));
 	json_object_object_add(o, "judged_hot", json_object_new_int64((int64_t)r->probed.probe_hot));
 	json_object_object_add(o, "judged_cold", json_object_new_int64((int64_t)r->probed.probe_cold));
 	json_object_object_add(o, "judged_right", json_object_new_int64((int64_t)r->probed.probe_right));

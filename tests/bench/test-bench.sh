@@ -81,6 +81,8 @@ check "replay runs" "$bench" replay --phases hot:4,cold:4 --pages 256 --cold-mb 
 	--repeats 2 --config "$out/policy.conf" --out "$out/r"
 check "replay.json: every arm, the oracle and the ratios" \
 	json "$out/r/replay.json" "set(['adaptive', 'oracle', 'rep_stosq', 'movnti']) <= set(d['results']['median_total_ms']) and d['results']['adaptive_over_oracle'] > 0 and d['results']['best_static'] in d['results']['median_total_ms']"
+check "replay.json: the recycled rule's reach (the LLC, or 8 MiB where CPUID names none) is not 0" \
+	json "$out/r/replay.json" "d['results']['probes']['recent_reach_pages'] > 0"
 check "replay.csv: a total per arm and repeat" rows "$out/r/replay.csv" $(((nstrat + 2) * 2))
 check "replay-timeline.csv: one row per interval" rows "$out/r/replay-timeline.csv" 8
 check "replay.svg" svg "$out/r/replay.svg"
