@@ -2,8 +2,8 @@
 /*
  * clearpage-bench: the evidence. Shared helpers of the subcommands:
  * messages, timing and the strategy routines in user space (common.c), the
- * options (options.c), CPUs, memory and caches (memory.c), statistics and
- * output as JSON, CSV and SVG through gnuplot (output.c).
+ * options (options.c), CPUs, memory and caches (memory.c), statistics
+ * (stats.c) and output as JSON, CSV and SVG through gnuplot (output.c).
  */
 #ifndef CLEARPAGE_BENCH_H
 #define CLEARPAGE_BENCH_H
@@ -17,6 +17,8 @@
 #include <json-c/json.h>
 
 #include <clearpage/strategies.h>
+#include <clearpage/folio.h>
+#include <clearpage/probe.h>
 
 #include "policy.h"
 
@@ -73,7 +75,7 @@ void bench_clear(int strategy, void *page);
 void bench_clear_range(int strategy, void *p, size_t bytes);
 /*
  * The kernel arms of the folio patterns: the huge folio clear of each kernel
- * series (strategies.h, clearpage_kernel_folio_clear()). "kernel" itself is
+ * series (folio.h, clearpage_kernel_folio_clear()). "kernel" itself is
  * the 6.x walk; BENCH_ARM_KERNEL_7X, one past the strategies, the 7.x
  * extents. On 4 KiB pages both series run clear_page(): "kernel".
  */
@@ -122,8 +124,6 @@ int bench_parse_uint(const char *text, const char *what, unsigned long max,
 		     unsigned long *value);
 int bench_parse_range(const char *text, const char *what, unsigned long min,
 		      unsigned long max, unsigned long *value);
-/* A CPU this process may run on. */
-int bench_parse_cpu(const char *text, const char *what, unsigned long *value);
 /* An online NUMA node. */
 int bench_parse_node(const char *text, const char *what, unsigned long *value);
 #define BENCH_MAX_NODES 1024
@@ -186,7 +186,6 @@ struct bench_load *bench_load_start(int cpu, size_t bytes);
 void bench_load_pause(struct bench_load *load, bool paused);
 /* Stop it; the bytes it moved per second while running, on average. */
 double bench_load_stop(struct bench_load *load);
-int bench_bind_node(void *p, size_t bytes, int node);
 /*
  * Read one word of every line of [p, p + bytes), as an application touching
  * what was just cleared; returns their sum (keep it, so the reads stay).
@@ -211,7 +210,7 @@ uint64_t bench_llc_bytes(void);
  */
 unsigned long bench_probe_calibrate(char *region, double *hot, double *cold);
 
-/* Statistics (GSL). Sorts @v. */
+/* Statistics (GSL, stats.c). bench_summary() sorts @v. */
 void bench_summary(double *v, size_t n, double *median, double *min,
 		   double *max);
 double bench_mean(const double *v, size_t n);

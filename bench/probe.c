@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * clearpage-bench probe: the temperature probe of clearpage.ko's huge
- * backend (clearpage_probe() in strategies.h, the module's own routine) in
+ * backend (clearpage_probe() in probe.h, the module's own routine) in
  * user space: its calibration as the module measures it, what it costs
  * beside the clear it decides, and how often it judges a hot and a cold
  * unit right, in each memory regime.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The module's two probes as clearpage-bench replay models them, with the
- * module's own routines (strategies.h), so that the replay's adaptive arm
+ * module's own routines (probe.h), so that the replay's adaptive arm
  * gets what clearpaged gets from the module:
  *   the temperature sample  before the clear of one unit (a page, or a
  *                           folio) per --probe-every pages, clearpage_probe()

@@ -2,7 +2,7 @@
 /*
  * clearpage-bench touch: the touch probe of clearpage.ko (the module's own
  * line pick, clearpage_touch_offset(), its seed, clearpage_touch_seed(),
- * and its load, clearpage_timed_load(), all from strategies.h) in user
+ * and its load, clearpage_timed_load(), all from probe.h) in user
  * space, against what the application really read.
  *
  * A pool of 4 KiB pages (four times the last-level cache, at least 1 GiB),

@@ -48,7 +48,7 @@
 #endif
 
 /*
- * The kernel's own huge folio clear (strategies.h): 6.x walks 4 KiB at a
+ * The kernel's own huge folio clear (folio.h): 6.x walks 4 KiB at a
  * time with clear_page(); 7.0 clears extents with clear_pages(), the whole
  * extent at once under a preemptible model, else 32 MiB at a time.
  */

@@ -18,7 +18,7 @@
 #       backports;
 #   STATIC_CONST_CHAR_ARRAY  the uevent's envp (kmod/sysfs.c) points at
 #       buffers on the stack;
-#   VOLATILE  the probe's timed load (include/clearpage/strategies.h) is
+#   VOLATILE  the probe's timed load (include/clearpage/probe.h) is
 #       shared with user space, which has no READ_ONCE();
 #   BIT_MACRO  the same header's shifts: user space has no BIT();
 #   LONG_LINE_STRING  a sysfs line kept whole, so that grep finds it (the

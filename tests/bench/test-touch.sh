@@ -3,7 +3,7 @@
 #
 # The touch probe tells what the application read, whatever order its pages
 # come in: clearpage-bench touch runs the module's line pick, seed and load
-# (strategies.h) over a pool of pages cleared with movnti, the application
+# (probe.h) over a pool of pages cleared with movnti, the application
 # reading a share of them whole, and the probe's cached share must lie
 # within 5 points of the share of probed lines the application read with
 # physically sequential pages and within 10 at random, for none, half and

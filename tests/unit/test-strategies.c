@@ -14,6 +14,8 @@
 #include <sys/mman.h>
 
 #include <clearpage/strategies.h>
+#include <clearpage/folio.h>
+#include <clearpage/probe.h>
 
 #include "check.h"
 
