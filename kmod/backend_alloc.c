@@ -11,8 +11,8 @@
  * clear_pages() does. A 2 MiB THP gets its faulting subpage last and
  * temporal, as at a fault; mTHP and kernel allocations (16 KiB and more:
  * they are zeroed the same way, which is correct) are cleared in address
- * order. A reference or trial folio is measured as at a fault
- * (folio.c, clearpage_folio_measured()).
+ * order. The folio goes through the fault path's one huge clear
+ * (folio.c, clearpage_folio_clear()): probed and measured as at a fault.
  *
  * On kernels without that path (CLEARPAGE_HAVE_ALLOC_CLEAR 0) only
  * clearpage_huge_alloc_missing() is left here, and backend_alloc.h has
@@ -126,22 +126,11 @@ static void clear_allocated(struct clearpage_node *node, struct page *page,
 	int strategy = clearpage_node_strategy(node, CLEARPAGE_BACKEND_HUGE);
 	/* Taken even where unused ("kernel"): it must not outlive the fault. */
 	long fault = fault_hint_take(nr_pages);
-	unsigned int m;
-	int way;
+	struct clearpage_folio_way how;
 
-	strategy = clearpage_probe_pick(node, CLEARPAGE_BACKEND_HUGE, strategy,
-					page_address(page), page_to_pfn(page),
-					nr_pages, fault < 0 ? 0 :
-					(unsigned long)fault << PAGE_SHIFT);
-	way = clearpage_measured_way(node, CLEARPAGE_BACKEND_HUGE, strategy,
-				     page_to_pfn(page), nr_pages);
-
-	if (way < 0) {
-		clear_allocated_own(node, strategy, page, fault, nr_pages);
-		return;
-	}
-	clearpage_folio_measured(node, strategy, way, page, fault, nr_pages,
-				 true, clear_allocated_own, &m);
+	clearpage_folio_clear(node, strategy, page, fault,
+			      fault < 0 ? 0 : (unsigned long)fault << PAGE_SHIFT,
+			      nr_pages, true, clear_allocated_own, &how);
 }
 
 /* clear_highpages_kasan_tagged(page, numpages), as 7.x has it (!HIGHMEM). */

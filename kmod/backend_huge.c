@@ -107,8 +107,7 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 	unsigned int fault = min_t(unsigned long,
 				   (addr_hint - addr) >> PAGE_SHIFT,
 				   nr_pages - 1);
-	unsigned int first, m;
-	int way;
+	struct clearpage_folio_way how;
 
 	if (node && (strategy != CLEARPAGE_STRATEGY_KERNEL ||
 		     READ_ONCE(node->choice[CLEARPAGE_BACKEND_HUGE].probe)) &&
@@ -122,26 +121,10 @@ static void clear_huge(struct page *page, unsigned long addr_hint,
 		clearpage_folio_clear_kernel(node, page, fault, nr_pages, false);
 		return;
 	}
-	strategy = clearpage_probe_pick(node, CLEARPAGE_BACKEND_HUGE, strategy,
-					page_address(page), page_to_pfn(page),
-					nr_pages, addr_hint - addr);
-	/*
-	 * The live baseline and the trials: one folio position in
-	 * 2^reference_shift as the kernel, one in 2^trial_shift per candidate,
-	 * huge_measure_kb of it; the rest of it as any other folio.
-	 */
-	way = clearpage_measured_way(node, CLEARPAGE_BACKEND_HUGE, strategy,
-				     page_to_pfn(page), nr_pages);
-	if (way < 0) {
-		clear_huge_own(node, strategy, page, fault, nr_pages);
-		touch_note(node, page, addr_hint - addr, nr_pages, strategy,
-			   strategy, 0, 0);
-		return;
-	}
-	first = clearpage_folio_measured(node, strategy, way, page, fault,
-					 nr_pages, false, clear_huge_own, &m);
-	touch_note(node, page, addr_hint - addr, nr_pages, strategy, way,
-		   first, m);
+	clearpage_folio_clear(node, strategy, page, fault, addr_hint - addr,
+			      nr_pages, false, clear_huge_own, &how);
+	touch_note(node, page, addr_hint - addr, nr_pages, how.strategy,
+		   how.way, how.first, how.m);
 }
 
 #if CLEARPAGE_HAVE_FOLIO_ZERO_USER

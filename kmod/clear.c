@@ -77,7 +77,7 @@ static bool clearpage_probe_due(unsigned int nr_pages)
 }
 
 /*
- * The temperature probe (clearpage_probe() in strategies.h): a few timed
+ * The temperature probe (clearpage_probe() in probe.h): a few timed
  * loads of the unit's lines against the node's threshold say whether it
  * is cached. It is counted hot if so, or if this CPU last cleared it
  * non-temporally within the last-level cache's reach
@@ -197,9 +197,11 @@ static unsigned int clearpage_latency_bucket(u64 ns)
  * also how the policy sees pages turn hot again.) Fixed frames, not a sample
  * of clears: a recycled page evicted by an earlier non-temporal clear would
  * otherwise look cold to the reference clear whatever the workload does.
- * Huge folios are reference folios as a whole (one folio in
- * 2^reference_shift of its size, by physical position), cleared with the
- * kernel's own clear and timed.
+ * Huge folios are reference folios by physical position (one folio in
+ * 2^reference_shift of its size); of such a folio only a measured part
+ * (huge_measure_kb away from the faulting subpage, as
+ * clearpage_measured_part() places it) is cleared with the kernel's own
+ * clear and timed, the rest the backend's own way.
  *
  * Trial frames: the same for each candidate strategy the backend's trials
  * name (clearpaged sets them), whatever the backend runs, kernel included.
@@ -242,6 +244,23 @@ bool clearpage_elapsed(u64 start, u64 *ns)
 }
 
 /*
+ * Account @nr_pages cleared the measured way @way in @ns, all timed: a
+ * reference clear (kernel) or a trial of a candidate.
+ */
+static void count_measured(struct clearpage_node *node, int backend, int way,
+			   unsigned int nr_pages, u64 ns)
+{
+	ns = clearpage_test_cost(way, nr_pages, ns);
+	if (way == CLEARPAGE_STRATEGY_KERNEL) {
+		this_cpu_add(node->stats->reference_pages[backend], nr_pages);
+		this_cpu_add(node->stats->reference_sample_ns[backend], ns);
+	} else {
+		this_cpu_add(node->stats->trial_pages[backend][way], nr_pages);
+		this_cpu_add(node->stats->trial_ns[backend][way], ns);
+	}
+}
+
+/*
  * A measured clear (@way kernel: a reference, else a trial) of @nr_pages:
  * counted with its time @ns, or, where the clock could not say how long it
  * took (!@timed), as @way's pages, untimed.
@@ -254,20 +273,7 @@ void clearpage_measured_done(struct clearpage_node *node, int backend,
 		this_cpu_add(node->stats->pages[backend][way], nr_pages);
 		return;
 	}
-	clearpage_count_measured(node, backend, way, nr_pages, ns);
-}
-
-void clearpage_count_measured(struct clearpage_node *node, int backend,
-			      int way, unsigned int nr_pages, u64 ns)
-{
-	ns = clearpage_test_cost(way, nr_pages, ns);
-	if (way == CLEARPAGE_STRATEGY_KERNEL) {
-		this_cpu_add(node->stats->reference_pages[backend], nr_pages);
-		this_cpu_add(node->stats->reference_sample_ns[backend], ns);
-	} else {
-		this_cpu_add(node->stats->trial_pages[backend][way], nr_pages);
-		this_cpu_add(node->stats->trial_ns[backend][way], ns);
-	}
+	count_measured(node, backend, way, nr_pages, ns);
 }
 
 /* A timed clear of @nr_pages that took @ns: a sample and its latency. */

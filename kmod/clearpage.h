@@ -8,11 +8,16 @@
 #include <linux/types.h>
 
 #include <clearpage/strategies.h>
+#include <clearpage/folio.h>
+#include <clearpage/probe.h>
 
 /* For clearpage_node_set_*(): every backend at once. */
 #define CLEARPAGE_BACKEND_ALL (-1)
 
-/* Per-CPU counters of one node; summed when read. */
+/*
+ * Per-CPU counters of one node; summed when read, word by word: every
+ * member is a u64 (clearpage_node_stats_sum()).
+ */
 struct clearpage_node_stats {
 	u64 pages[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];
 	/* Range operations of the huge backend: one per chunk, not per page. */
@@ -179,8 +184,6 @@ int clearpage_node_set_helpers(struct clearpage_node *node,
  */
 int clearpage_node_set_probe(struct clearpage_node *node, int backend, bool on,
 			     int hot, int cold, enum clearpage_source source);
-/* 0, or why @trials cannot be a backend's candidates (-EINVAL, -EOPNOTSUPP). */
-int clearpage_trials_check(unsigned int trials);
 int clearpage_node_calibrate(struct clearpage_node *node);
 void clearpage_node_stats_sum(struct clearpage_node *node,
 			      struct clearpage_node_stats *sum);
@@ -202,40 +205,6 @@ void clearpage_backends_exit(void);
 void clearpage_backends_update(void);
 int clearpage_backends_describe(char *buf);
 int clearpage_backends_describe_paths(char *buf);
-
-/*
- * helpers.c: a gigantic folio cleared by the faulting task and helpers on
- * the node's other CPUs
- */
-int clearpage_helpers_init(void);
-void clearpage_helpers_exit(void);
-/* A folio of this many pages or more is gigantic: helpers may clear it. */
-#define CLEARPAGE_GIGANTIC_MIN_PAGES (2 * MAX_ORDER_NR_PAGES)
-/*
- * Clear @nr_pages from @page, faulted at subpage @fault, with @strategy
- * (not kernel) and the node's helpers: true when done, false when no helper
- * could be had (none set, no other CPU online, no memory): then the caller
- * clears it alone.
- */
-bool clearpage_clear_helped(struct clearpage_node *node, int strategy,
-			    struct page *page, unsigned long fault,
-			    unsigned long nr_pages);
-
-/*
- * touch.c: the touch probe, lines of non-temporally cleared folios loaded
- * some time after the clear
- */
-int clearpage_touch_init(void);
-void clearpage_touch_exit(void);
-/*
- * @folio, just cleared by @backend and still the caller's, has the line at
- * @offset (CLEARPAGE_TOUCH_NONE: none) cleared non-temporally; @trial: by
- * a trial frame's candidate (held whenever a slot is free: trial frames
- * are a sample already).
- */
-void clearpage_touch_note(struct clearpage_node *node, struct folio *folio,
-			  unsigned long offset, int backend, bool trial);
-unsigned int clearpage_touch_held(struct clearpage_node *node);
 
 /* calibration.c: a bit per strategy that failed its self-test, or -errno */
 long clearpage_calibrate(struct clearpage_node *node);
@@ -288,17 +257,26 @@ void clearpage_folio_clear_ranges(struct clearpage_node *node, int strategy,
 typedef void (*clearpage_own_fn)(struct clearpage_node *node, int strategy,
 				 struct page *page, long fault,
 				 unsigned int nr_pages);
+/* How clearpage_folio_clear() cleared a folio. */
+struct clearpage_folio_way {
+	int strategy;		/* the folio's, after the temperature probe */
+	int way;		/* its measured part's (@strategy: none) */
+	unsigned int first, m;	/* the measured part's subpages (m: 0) */
+};
+
 /*
- * A reference or trial folio (@way): its huge_measure_kb part cleared that
- * way and timed, the rest with @strategy by @own, the path's own clear
- * (@allocator: the allocator's, which must not sleep). Returns the
- * measured part's first subpage, its length in *@m.
+ * The one huge folio clear of a managed node, for both huge paths: the
+ * node's @strategy after the temperature probe's pick (the fault at
+ * @fault_offset bytes), then a reference or trial folio's huge_measure_kb
+ * part that way, timed, and the rest, or all of any other folio, with
+ * @strategy by @own, the path's own clear (@allocator: the allocator's,
+ * which must not sleep). @fault: the faulting subpage, < 0 unknown.
  */
-unsigned int clearpage_folio_measured(struct clearpage_node *node,
-				      int strategy, int way, struct page *page,
-				      long fault, unsigned int nr_pages,
-				      bool allocator, clearpage_own_fn own,
-				      unsigned int *m);
+void clearpage_folio_clear(struct clearpage_node *node, int strategy,
+			   struct page *page, long fault,
+			   unsigned long fault_offset, unsigned int nr_pages,
+			   bool allocator, clearpage_own_fn own,
+			   struct clearpage_folio_way *how);
 
 /* backend_4k.c: the kretprobe of the 4 KiB fault allocation */
 int clearpage_4k_arm(void);
@@ -306,6 +284,40 @@ void clearpage_4k_disarm(void);
 bool clearpage_4k_armed(void);
 bool clearpage_4k_transition_running(void);
 int clearpage_4k_error(void);
+
+/*
+ * helpers.c: a gigantic folio cleared by the faulting task and helpers on
+ * the node's other CPUs
+ */
+int clearpage_helpers_init(void);
+void clearpage_helpers_exit(void);
+/* A folio of this many pages or more is gigantic: helpers may clear it. */
+#define CLEARPAGE_GIGANTIC_MIN_PAGES (2 * MAX_ORDER_NR_PAGES)
+/*
+ * Clear @nr_pages from @page, faulted at subpage @fault, with @strategy
+ * (not kernel) and the node's helpers: true when done, false when no helper
+ * could be had (none set, no other CPU online, no memory): then the caller
+ * clears it alone.
+ */
+bool clearpage_clear_helped(struct clearpage_node *node, int strategy,
+			    struct page *page, unsigned long fault,
+			    unsigned long nr_pages);
+
+/*
+ * touch.c: the touch probe, lines of non-temporally cleared folios loaded
+ * some time after the clear
+ */
+int clearpage_touch_init(void);
+void clearpage_touch_exit(void);
+/*
+ * @folio, just cleared by @backend and still the caller's, has the line at
+ * @offset (CLEARPAGE_TOUCH_NONE: none) cleared non-temporally; @trial: by
+ * a trial frame's candidate (held whenever a slot is free: trial frames
+ * are a sample already).
+ */
+void clearpage_touch_note(struct clearpage_node *node, struct folio *folio,
+			  unsigned long offset, int backend, bool trial);
+unsigned int clearpage_touch_held(struct clearpage_node *node);
 
 /* clear.c: clearing and accounting */
 int clearpage_clear_init(void);
@@ -350,12 +362,6 @@ bool clearpage_elapsed(u64 start, u64 *ns);
 void clearpage_measured_done(struct clearpage_node *node, int backend,
 			     int way, unsigned int nr_pages, bool timed,
 			     u64 ns);
-/*
- * Account @nr_pages cleared the measured way @way in @ns, all timed: a
- * reference clear (kernel) or a trial of a candidate.
- */
-void clearpage_count_measured(struct clearpage_node *node, int backend,
-			      int way, unsigned int nr_pages, u64 ns);
 void clearpage_count_prezeroed(struct clearpage_node *node,
 			       unsigned int nr_pages);
 void clearpage_count_allocator(struct clearpage_node *node,
@@ -386,11 +392,7 @@ int clearpage_next_node(int nid, struct clearpage_node **node);
 	for ((nid) = clearpage_next_node(-1, &(node)); (nid) < MAX_NUMNODES; \
 	     (nid) = clearpage_next_node((nid), &(node)))
 
-/* strategy.c: strategies, the CPU, parameters, the lock */
-extern struct mutex clearpage_lock;
-extern struct clearpage_cpu clearpage_cpu;
-extern const char *const clearpage_strategy_names[CLEARPAGE_STRATEGY_COUNT];
-extern const char *const clearpage_backend_names[CLEARPAGE_BACKEND_COUNT];
+/* params.c: the module parameters the clearing paths read */
 extern unsigned int clearpage_sample_shift;
 extern unsigned int clearpage_reference_shift;
 extern unsigned int clearpage_trial_shift;
@@ -399,6 +401,12 @@ extern unsigned int clearpage_touch_delay_ms;
 extern unsigned int clearpage_touch_shift;
 extern unsigned int clearpage_probe_shift;
 extern unsigned int clearpage_huge_measure_pages;
+
+/* strategy.c: strategies, the CPU, the lock */
+extern struct mutex clearpage_lock;
+extern struct clearpage_cpu clearpage_cpu;
+extern const char *const clearpage_strategy_names[CLEARPAGE_STRATEGY_COUNT];
+extern const char *const clearpage_backend_names[CLEARPAGE_BACKEND_COUNT];
 bool clearpage_strategy_usable(int strategy);
 void clearpage_strategy_refuse(int strategy);
 int clearpage_strategy_parse(const char *buf, size_t count);

@@ -161,13 +161,15 @@ static void clear_trial_range(void *arg, int routine, unsigned long first,
  * subpage, as the kernel's own clear would go over it (the 6.x walk one
  * subpage at a time, a 7.x extent or the allocator's clear in one
  * clear_pages()) or as the candidate's ranges. @fault < 0: unknown (the
- * allocator's clear without a fault hint), address order.
+ * allocator's clear without a fault hint), address order. @allocator: the
+ * allocator's clear, which must not sleep (no cond_resched()).
  */
 static void clear_measured(struct clearpage_node *node, int way,
 			   struct page *page, long fault, unsigned int first,
-			   unsigned int m, unsigned int nr_pages, bool resched,
+			   unsigned int m, unsigned int nr_pages,
 			   bool allocator)
 {
+	bool resched = !allocator;
 	struct trial t = { nth_page(page, first), resched, true, 0 };
 	unsigned int i;
 
@@ -217,16 +219,14 @@ static unsigned int measured_part(long fault, unsigned int nr_pages,
  * path's own clear (@allocator: the allocator's, which must not sleep).
  * Returns the measured part's first subpage, its length in *@m.
  */
-unsigned int clearpage_folio_measured(struct clearpage_node *node,
-				      int strategy, int way, struct page *page,
-				      long fault, unsigned int nr_pages,
-				      bool allocator, clearpage_own_fn own,
-				      unsigned int *m)
+static unsigned int folio_measured(struct clearpage_node *node, int strategy,
+				   int way, struct page *page, long fault,
+				   unsigned int nr_pages, bool allocator,
+				   clearpage_own_fn own, unsigned int *m)
 {
 	unsigned int first = measured_part(fault, nr_pages, m), rest;
 
-	clear_measured(node, way, page, fault, first, *m, nr_pages,
-		       !allocator, allocator);
+	clear_measured(node, way, page, fault, first, *m, nr_pages, allocator);
 	if (*m < nr_pages) {
 		/* The measured part never holds the faulting subpage. */
 		rest = first ? 0 : *m;
@@ -234,4 +234,33 @@ unsigned int clearpage_folio_measured(struct clearpage_node *node,
 		    fault < 0 ? -1 : fault - rest, nr_pages - *m);
 	}
 	return first;
+}
+
+void clearpage_folio_clear(struct clearpage_node *node, int strategy,
+			   struct page *page, long fault,
+			   unsigned long fault_offset, unsigned int nr_pages,
+			   bool allocator, clearpage_own_fn own,
+			   struct clearpage_folio_way *how)
+{
+	int way;
+
+	strategy = clearpage_probe_pick(node, CLEARPAGE_BACKEND_HUGE, strategy,
+					page_address(page), page_to_pfn(page),
+					nr_pages, fault_offset);
+	/*
+	 * The live baseline and the trials: one folio position in
+	 * 2^reference_shift as the kernel, one in 2^trial_shift per candidate,
+	 * huge_measure_kb of it; the rest of it as any other folio.
+	 */
+	way = clearpage_measured_way(node, CLEARPAGE_BACKEND_HUGE, strategy,
+				     page_to_pfn(page), nr_pages);
+	*how = (struct clearpage_folio_way){ .strategy = strategy,
+					     .way = strategy };
+	if (way < 0) {
+		own(node, strategy, page, fault, nr_pages);
+		return;
+	}
+	how->way = way;
+	how->first = folio_measured(node, strategy, way, page, fault, nr_pages,
+				    allocator, own, &how->m);
 }

@@ -18,7 +18,8 @@
  *   clear.c                   clearing and accounting
  *   table.c                   the node table, read locklessly
  *   testing.c                 the test build's hooks (never shipped)
- *   strategy.c                strategies, CPU, parameters, clearpage_lock
+ *   params.c                  the module parameters the clearing paths read
+ *   strategy.c                strategies, CPU, clearpage_lock
  *
  * sysfs.c owns its kobjects (a directory per node pointing at it); node.c
  * knows none. One call goes up, through documented hooks: node.c, the one

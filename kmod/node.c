@@ -238,7 +238,8 @@ int clearpage_node_set_probe(struct clearpage_node *node, int backend, bool on,
 	return 0;
 }
 
-int clearpage_trials_check(unsigned int trials)
+/* 0, or why @trials cannot be a backend's candidates (-EINVAL, -EOPNOTSUPP). */
+static int trials_check(unsigned int trials)
 {
 	int s;
 
@@ -260,13 +261,13 @@ int clearpage_trials_check(unsigned int trials)
 int clearpage_node_set_trials(struct clearpage_node *node, int backend,
 			      unsigned int trials)
 {
-	int b, err = clearpage_trials_check(trials);
+	int b, err = trials_check(trials);
 
 	if (err)
 		return err;
 	mutex_lock(&clearpage_lock);
 	/* Under the lock too: see clearpage_strategy_withdraw(). */
-	err = clearpage_trials_check(trials);
+	err = trials_check(trials);
 	if (err) {
 		mutex_unlock(&clearpage_lock);
 		return err;
@@ -312,46 +313,19 @@ int clearpage_node_set_helpers(struct clearpage_node *node,
 void clearpage_node_stats_sum(struct clearpage_node *node,
 			      struct clearpage_node_stats *sum)
 {
-	int cpu, b, i;
+	/* Every counter is a u64: the sum goes word by word. */
+	const unsigned int words = sizeof(*sum) / sizeof(u64);
+	u64 *to = (u64 *)sum;
+	unsigned int i;
+	int cpu;
 
+	BUILD_BUG_ON(sizeof(*sum) % sizeof(u64));
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
-		struct clearpage_node_stats *s = per_cpu_ptr(node->stats, cpu);
+		const u64 *from = (const u64 *)per_cpu_ptr(node->stats, cpu);
 
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++) {
-				sum->pages[b][i] += READ_ONCE(s->pages[b][i]);
-				sum->samples[b][i] += READ_ONCE(s->samples[b][i]);
-				sum->sample_ns[b][i] +=
-					READ_ONCE(s->sample_ns[b][i]);
-			}
-			sum->reference_pages[b] +=
-				READ_ONCE(s->reference_pages[b]);
-			sum->reference_sample_ns[b] +=
-				READ_ONCE(s->reference_sample_ns[b]);
-			for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++) {
-				sum->trial_pages[b][i] +=
-					READ_ONCE(s->trial_pages[b][i]);
-				sum->trial_ns[b][i] += READ_ONCE(s->trial_ns[b][i]);
-			}
-			sum->touch_probed[b] += READ_ONCE(s->touch_probed[b]);
-			sum->touch_cached[b] += READ_ONCE(s->touch_cached[b]);
-			sum->touch_skipped[b] += READ_ONCE(s->touch_skipped[b]);
-			sum->probe_hot[b] += READ_ONCE(s->probe_hot[b]);
-			sum->probe_cold[b] += READ_ONCE(s->probe_cold[b]);
-			sum->probe_ns[b] += READ_ONCE(s->probe_ns[b]);
-		}
-		for (i = 0; i < CLEARPAGE_STRATEGY_COUNT; i++)
-			sum->ranges_huge[i] += READ_ONCE(s->ranges_huge[i]);
-		sum->pages_huge_prezeroed += READ_ONCE(s->pages_huge_prezeroed);
-		sum->pages_huge_allocator += READ_ONCE(s->pages_huge_allocator);
-		sum->ranges_huge_allocator += READ_ONCE(s->ranges_huge_allocator);
-		for (i = 0; i < CLEARPAGE_LATENCY_BUCKETS; i++)
-			sum->latency[i] += READ_ONCE(s->latency[i]);
-		sum->helped_folios += READ_ONCE(s->helped_folios);
-		sum->helper_pages += READ_ONCE(s->helper_pages);
-		sum->helpers_started += READ_ONCE(s->helpers_started);
-		sum->helpers_not_started += READ_ONCE(s->helpers_not_started);
+		for (i = 0; i < words; i++)
+			to[i] += READ_ONCE(from[i]);
 	}
 }
 

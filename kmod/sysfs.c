@@ -306,43 +306,111 @@ static ssize_t gigantic_helpers_store(struct kobject *kobj,
 	return err ? err : count;
 }
 
+/*
+ * The counters of struct clearpage_node_stats in the stats file, by kind:
+ * per backend and strategy, per backend. Each group is printed backend by
+ * backend, its counters in table order (the order the ABI text lists).
+ */
+struct stats_counter {
+	const char *name;
+	size_t offset;
+};
+
+#define STATS_COUNTER(_name, _field) \
+	{ _name, offsetof(struct clearpage_node_stats, _field) }
+
+static const struct stats_counter strategy_counters[] = {
+	STATS_COUNTER("pages", pages),
+	STATS_COUNTER("samples", samples),
+	STATS_COUNTER("sample_ns", sample_ns),
+};
+
+static const struct stats_counter trial_counters[] = {
+	STATS_COUNTER("trial_pages", trial_pages),
+	STATS_COUNTER("trial_ns", trial_ns),
+};
+
+static const struct stats_counter reference_counters[] = {
+	STATS_COUNTER("reference_pages", reference_pages),
+	STATS_COUNTER("reference_sample_ns", reference_sample_ns),
+};
+
+static const struct stats_counter probe_counters[] = {
+	STATS_COUNTER("probe_hot", probe_hot),
+	STATS_COUNTER("probe_cold", probe_cold),
+	STATS_COUNTER("probe_ns", probe_ns),
+};
+
+static const struct stats_counter touch_counters[] = {
+	STATS_COUNTER("touch_probed", touch_probed),
+	STATS_COUNTER("touch_cached", touch_cached),
+	STATS_COUNTER("touch_skipped", touch_skipped),
+};
+
+/* Counters u64 [backend][strategy] of @strategy: "<name>_<backend>_<s>". */
+static int emit_strategy_counters(char *buf, int len,
+				  const struct clearpage_node_stats *sum,
+				  const struct stats_counter *counters,
+				  unsigned int n, int strategy)
+{
+	const char *name = clearpage_strategy_names[strategy];
+	unsigned int i;
+	int b;
+
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+		for (i = 0; i < n; i++) {
+			const u64 (*v)[CLEARPAGE_STRATEGY_COUNT] =
+				(const void *)sum + counters[i].offset;
+
+			len += sysfs_emit_at(buf, len, "%s_%s_%s %llu\n",
+					     counters[i].name,
+					     clearpage_backend_names[b], name,
+					     v[b][strategy]);
+		}
+	return len;
+}
+
+/* Counters u64 [backend]: "<name>_<backend>". */
+static int emit_backend_counters(char *buf, int len,
+				 const struct clearpage_node_stats *sum,
+				 const struct stats_counter *counters,
+				 unsigned int n)
+{
+	unsigned int i;
+	int b;
+
+	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++)
+		for (i = 0; i < n; i++) {
+			const u64 *v = (const void *)sum + counters[i].offset;
+
+			len += sysfs_emit_at(buf, len, "%s_%s %llu\n",
+					     counters[i].name,
+					     clearpage_backend_names[b], v[b]);
+		}
+	return len;
+}
+
 static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
 	struct clearpage_node_stats sum;
-	int strategy, bucket, b, len = 0;
+	int strategy, bucket, len = 0;
 
 	clearpage_node_stats_sum(to_node(kobj), &sum);
 	for (strategy = 0; strategy < CLEARPAGE_STRATEGY_COUNT; strategy++) {
-		const char *name = clearpage_strategy_names[strategy];
-
 		if (!clearpage_strategy_usable(strategy))
 			continue;
-		for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-			const char *backend = clearpage_backend_names[b];
-
-			len += sysfs_emit_at(buf, len, "pages_%s_%s %llu\n",
-					     backend, name,
-					     sum.pages[b][strategy]);
-			len += sysfs_emit_at(buf, len, "samples_%s_%s %llu\n",
-					     backend, name,
-					     sum.samples[b][strategy]);
-			len += sysfs_emit_at(buf, len,
-					     "sample_ns_%s_%s %llu\n", backend,
-					     name, sum.sample_ns[b][strategy]);
-		}
-		len += sysfs_emit_at(buf, len, "ranges_huge_%s %llu\n", name,
+		len = emit_strategy_counters(buf, len, &sum, strategy_counters,
+					     ARRAY_SIZE(strategy_counters),
+					     strategy);
+		len += sysfs_emit_at(buf, len, "ranges_huge_%s %llu\n",
+				     clearpage_strategy_names[strategy],
 				     sum.ranges_huge[strategy]);
-		for (b = 0; strategy && b < CLEARPAGE_BACKEND_COUNT; b++) {
-			const char *backend = clearpage_backend_names[b];
-
-			len += sysfs_emit_at(buf, len, "trial_pages_%s_%s %llu\n",
-					     backend, name,
-					     sum.trial_pages[b][strategy]);
-			len += sysfs_emit_at(buf, len, "trial_ns_%s_%s %llu\n",
-					     backend, name,
-					     sum.trial_ns[b][strategy]);
-		}
+		if (strategy)
+			len = emit_strategy_counters(buf, len, &sum,
+						     trial_counters,
+						     ARRAY_SIZE(trial_counters),
+						     strategy);
 	}
 	len += sysfs_emit_at(buf, len, "pages_huge_prezeroed %llu\n",
 			     sum.pages_huge_prezeroed);
@@ -350,34 +418,12 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     sum.pages_huge_allocator);
 	len += sysfs_emit_at(buf, len, "ranges_huge_allocator %llu\n",
 			     sum.ranges_huge_allocator);
-	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-		len += sysfs_emit_at(buf, len, "reference_pages_%s %llu\n",
-				     clearpage_backend_names[b],
-				     sum.reference_pages[b]);
-		len += sysfs_emit_at(buf, len, "reference_sample_ns_%s %llu\n",
-				     clearpage_backend_names[b],
-				     sum.reference_sample_ns[b]);
-	}
-	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-		const char *backend = clearpage_backend_names[b];
-
-		len += sysfs_emit_at(buf, len, "probe_hot_%s %llu\n",
-				     backend, sum.probe_hot[b]);
-		len += sysfs_emit_at(buf, len, "probe_cold_%s %llu\n",
-				     backend, sum.probe_cold[b]);
-		len += sysfs_emit_at(buf, len, "probe_ns_%s %llu\n",
-				     backend, sum.probe_ns[b]);
-	}
-	for (b = 0; b < CLEARPAGE_BACKEND_COUNT; b++) {
-		const char *backend = clearpage_backend_names[b];
-
-		len += sysfs_emit_at(buf, len, "touch_probed_%s %llu\n",
-				     backend, sum.touch_probed[b]);
-		len += sysfs_emit_at(buf, len, "touch_cached_%s %llu\n",
-				     backend, sum.touch_cached[b]);
-		len += sysfs_emit_at(buf, len, "touch_skipped_%s %llu\n",
-				     backend, sum.touch_skipped[b]);
-	}
+	len = emit_backend_counters(buf, len, &sum, reference_counters,
+				    ARRAY_SIZE(reference_counters));
+	len = emit_backend_counters(buf, len, &sum, probe_counters,
+				    ARRAY_SIZE(probe_counters));
+	len = emit_backend_counters(buf, len, &sum, touch_counters,
+				    ARRAY_SIZE(touch_counters));
 	len += sysfs_emit_at(buf, len, "touch_held %u\n",
 			     clearpage_touch_held(to_node(kobj)));
 	len += sysfs_emit_at(buf, len, "gigantic_helped_folios %llu\n",

@@ -43,7 +43,7 @@
  *    calibration cannot tell a cached line from memory and the probe mode
  *    is refused; test_probe_calibration=1 reports an Intel Xeon's figures
  *    instead, so that the mode can be turned on, and 2 figures that
- *    cannot tell, so that a recalibration's refusal does not hang on
+ *    cannot tell, so that a recalibration's refusal does not depend on
  *    the emulator's timing. test_probe_verdict then
  *    decides for the probe, which still loads its lines: 1 every folio
  *    hot, 2 every folio cold, 3 hot and cold in turn (0: the probe's own

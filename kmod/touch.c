@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The touch probe (clearpage_touch_offset() in strategies.h says what it
+ * The touch probe (clearpage_touch_offset() in probe.h says what it
  * asks): some of the pages and folios a non-temporal routine cleared are
  * held for touch_delay_ms, then one line of each is loaded, timed, on the
  * CPU that cleared it, against the node's probe threshold. Cached: the
@@ -18,7 +18,7 @@
  * application has freed the folio), or memory_failure() has marked the
  * folio poisoned meanwhile, the line is not loaded: the folio is counted
  * skipped and released, for the allocator to retire. The load is the
- * machine-check-safe load of clearpage_load_line() (strategies.h): a
+ * machine-check-safe load of clearpage_load_line() (probe.h): a
  * latent error consumed by it, or a fault, is a skipped folio, never a
  * panic or an oops.
  *
@@ -38,7 +38,7 @@
  * does for any page the kernel itself holds for a moment; the hold lasts
  * at most touch_delay_ms.
  *
- * Cost and bounds (the parameters are strategy.c's): one folio in
+ * Cost and bounds (the parameters are params.c's): one folio in
  * 2^touch_shift non-temporal clears per CPU,
  * and at most one held per CPU and backend (a 4 KiB page, a folio of at
  * most PMD size), at most TOUCH_MAX_BYTES per node, for at most
