@@ -126,7 +126,8 @@ double bench_load_stop(struct bench_load *load)
 	return rate;
 }
 
-int bench_bind_node(void *p, size_t bytes, int node)
+/* Bind @bytes at @p to NUMA node @node (none where @node is negative). */
+static int bind_node(void *p, size_t bytes, int node)
 {
 	unsigned long mask[1024 / (8 * sizeof(unsigned long))] = { 0 };
 
@@ -137,9 +138,11 @@ int bench_bind_node(void *p, size_t bytes, int node)
 	mask[node / (8 * sizeof(unsigned long))] |=
 		1UL << (node % (8 * sizeof(unsigned long)));
 	if (syscall(SYS_mbind, p, bytes, MPOL_BIND, mask, 1024UL, 0U)) {
+		int err = -errno;
+
 		bench_error("cannot bind memory to node %d: %s", node,
-			    strerror(errno));
-		return -errno;
+			    strerror(-err));
+		return err;
 	}
 	return 0;
 }
@@ -166,7 +169,7 @@ void *bench_map(size_t bytes, int node, bool populate, bool huge)
 			munmap(aligned + bytes, p + len - (aligned + bytes));
 	}
 	madvise(aligned, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-	if (bench_bind_node(aligned, bytes, node)) {
+	if (bind_node(aligned, bytes, node)) {
 		munmap(aligned, bytes);
 		return NULL;
 	}

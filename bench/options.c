@@ -118,7 +118,8 @@ static void read_line(const char *path, char *buf, size_t size,
 	buf[strcspn(buf, "\n")] = 0;
 }
 
-int bench_parse_cpu(const char *text, const char *what, unsigned long *value)
+/* A CPU this process may run on. */
+static int parse_cpu(const char *text, const char *what, unsigned long *value)
 {
 	char online[256];
 	cpu_set_t set;
@@ -171,13 +172,13 @@ static int bench_common_option(int opt, const char *arg,
 		err = bench_parse_range(arg, "--runs", 1, 1000, &args->runs);
 		break;
 	case BENCH_OPT_CPU:
-		err = bench_parse_cpu(arg, "--cpu", &args->cpu);
+		err = parse_cpu(arg, "--cpu", &args->cpu);
 		break;
 	case BENCH_OPT_NODE:
 		err = bench_parse_node(arg, "--node", &args->node);
 		break;
 	case BENCH_OPT_LOAD:
-		err = bench_parse_cpu(arg, "--load", &args->load_cpu);
+		err = parse_cpu(arg, "--load", &args->load_cpu);
 		break;
 	case BENCH_OPT_OUT:
 		args->out = arg;

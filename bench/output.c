@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* clearpage-bench: statistics and the JSON, CSV and SVG output; see bench.h. */
+/* clearpage-bench: the JSON, CSV and SVG output; see bench.h. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,30 +10,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 
 #include "bench.h"
-
-void bench_summary(double *v, size_t n, double *median, double *min,
-		   double *max)
-{
-	gsl_sort(v, 1, n);
-	*median = gsl_stats_median_from_sorted_data(v, 1, n);
-	*min = v[0];
-	*max = v[n - 1];
-}
-
-double bench_mean(const double *v, size_t n)
-{
-	return gsl_stats_mean(v, 1, n);
-}
-
-double bench_stddev(const double *v, size_t n)
-{
-	return n > 1 ? gsl_stats_sd(v, 1, n) : 0;
-}
-
 
 static json_object *meta_object(int argc, char **argv)
 {

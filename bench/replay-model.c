@@ -4,6 +4,28 @@
  * calibration, the pools, the clears of an interval as the backend replayed
  * clears them (samples, reference and trial frames, the probes), and an arm
  * over the whole workload, the adaptive one stepped by the policy.
+ *
+ * A workload is a list of phases, each some intervals long; an interval
+ * clears --pages pages taken from the hot pool (a few pages recycled, so
+ * their lines stay cached) or the cold pool (far larger than the
+ * last-level cache, visited in a shuffled order), and touches each page
+ * after clearing it as an application would (none, the first line of the
+ * faulting page, that page, or the whole folio). With --backend 4k (the
+ * default) the pages are single 4 KiB pages cleared as the 4k backend
+ * clears them, and a fault touches at least one line; with --backend huge
+ * they are 2 MiB folios cleared as the huge backend clears them (ranges,
+ * faulting subpage 0 last), with two kernel arms: the 6.x kernel's 4 KiB
+ * walk and the 7.x kernel's extents (--kernel says which one the module's
+ * own kernel clears replay). Each interval the policy gets what the
+ * daemon gets from the module: timed clears of the current strategy (one
+ * page in --sample-every), their mean cost, and timed reference clears
+ * with the kernel's own way (its routine; its walk or extents for folios)
+ * while any other strategy runs: the live baseline. Reference clears go
+ * to fixed frames (frame number % --reference-every == 0), which
+ * therefore stay in the state the hot strategy would keep them in: a
+ * non-temporal clear would have evicted a recycled page, and a reference
+ * clear on it would measure the eviction rather than the workload. The
+ * policy then chooses the strategy for the next interval.
  */
 #include <errno.h>
 #include <stdlib.h>

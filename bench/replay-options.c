@@ -12,7 +12,7 @@
 
 const char *const replay_touch_names[4] = { "none", "line", "page", "folio" };
 
-void usage(FILE *f)
+static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: clearpage-bench replay [--backend 4k|huge] [--workload mixed|hot|cold]\n"

@@ -1,35 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * clearpage-bench replay: the real policy (lib/policy.c) driving real
- * clears on this CPU, for one backend. A workload is a list of phases, each
- * some intervals long; an interval clears --pages pages taken from the hot
- * pool (a few pages recycled, so their lines stay cached) or the cold pool
- * (far larger than the last-level cache, visited in a shuffled order), and
- * touches each page after clearing it as an application would (none, the
- * first line of the faulting page, that page, or the whole folio). With
- * --backend 4k (the default) the pages are single 4 KiB pages cleared as
- * the 4k backend clears them, and a fault touches at least one line; with
- * --backend huge they are 2 MiB folios cleared as the huge backend clears
- * them (ranges, faulting subpage 0 last), with two kernel arms: the 6.x
- * kernel's 4 KiB walk and the 7.x kernel's extents (--kernel says which
- * one the module's own kernel clears replay). Each interval the policy gets what the daemon gets from the
- * module: timed clears of the current strategy (one page in --sample-every),
- * their mean cost, and timed reference clears with the kernel's own way
- * (its routine; its walk or extents for folios) while any other strategy runs: the
- * live baseline. Reference clears go to fixed frames (frame
- * number % --reference-every == 0), which therefore stay in the state the
- * hot strategy would keep them in: a non-temporal clear would have evicted a
- * recycled page, and a reference clear on it would measure the eviction
- * rather than the workload. The policy then chooses the strategy for the
- * next interval.
- *
- * Arms, each settled first (untimed clears of its own), run in a balanced
- * order (arm_at(): every arm first equally often and after every other
- * equally often over n repeats of n arms, 2n for odd n) after one untimed
- * warm-up run of the first static arm: adaptive, every static strategy,
- * and the oracle (the best static strategy of each phase, from the static
- * arms of the same repeat). Totals are wall time of the clears and
- * touches; ratios are of medians over the repeats.
+ * clears on this CPU, for one backend; what an interval clears and how
+ * the adaptive arm is stepped: replay-model.c. Arms, each settled first
+ * (untimed clears of its own), run in a balanced order (arm_at(): every
+ * arm first equally often and after every other equally often over n
+ * repeats of n arms, 2n for odd n) after one untimed warm-up run of the
+ * first static arm: adaptive, every static strategy, and the oracle (the
+ * best static strategy of each phase, from the static arms of the same
+ * repeat). Totals are wall time of the clears and touches; ratios are of
+ * medians over the repeats (replay-report.c).
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -297,17 +297,6 @@ int cp_dump_nodes(struct cp_client *client, struct cp_node_info *nodes,
 			nodes, max);
 }
 
-int cp_get_calibration(struct cp_client *client, uint32_t node,
-		       struct cp_node_info *info)
-{
-	int n = transact(client,
-			 cp_msg_node(client->family,
-				     CLEARPAGE_CMD_GET_CALIBRATION, node),
-			 info, 1);
-
-	return n < 0 ? n : n == 1 ? 0 : -EPROTO;
-}
-
 int cp_set_strategy(struct cp_client *client, uint32_t node, int backend,
 		    int strategy, int source)
 {

@@ -130,8 +130,6 @@ int cp_get_node(struct cp_client *client, uint32_t node,
 /* Fills up to @max nodes in node order; returns how many. */
 int cp_dump_nodes(struct cp_client *client, struct cp_node_info *nodes,
 		  int max);
-int cp_get_calibration(struct cp_client *client, uint32_t node,
-		       struct cp_node_info *info);
 /* @backend: enum clearpage_backend, or CP_BACKEND_ALL. */
 int cp_set_strategy(struct cp_client *client, uint32_t node, int backend,
 		    int strategy, int source);

@@ -87,10 +87,13 @@ void policy_split_step(const struct policy_config *config,
 		why = cold_one ? POLICY_R_TRY_COLD : POLICY_R_TRY_HOT;
 		decision->whole = true;
 	} else {
-		return policy_hold(decision, POLICY_R_SPLIT);
+		policy_hold(decision, POLICY_R_SPLIT);
+		return;
 	}
-	if (node->since_switch < config->rate_limit)
-		return policy_hold(decision, POLICY_R_RATE_LIMITED);
+	if (node->since_switch < config->rate_limit) {
+		policy_hold(decision, POLICY_R_RATE_LIMITED);
+		return;
+	}
 	decision->action = POLICY_SWITCH;
 	decision->to = target;
 	policy_set_reason(decision, why);

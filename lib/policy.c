@@ -241,7 +241,8 @@ static void gated_switch(const struct policy_config *config,
 	if (why != POLICY_R_NONE) {
 		if (why == POLICY_R_NOT_CORROBORATED)
 			forget_proposal(node);
-		return policy_hold(decision, why);
+		policy_hold(decision, why);
+		return;
 	}
 	decision->action = POLICY_SWITCH;
 	decision->to = target;
@@ -325,7 +326,8 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	if (hands_off) {
 		forget_proposal(node);
 		node->confirm_left = 0;
-		return policy_hold(decision, hands_off);
+		policy_hold(decision, hands_off);
+		return;
 	}
 	policy_observe(config, sample, &obs);
 	if (!obs.measured) {
@@ -338,15 +340,18 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 			policy_set_reason(decision, POLICY_R_NOT_CHEAPER);
 			return;
 		}
-		return policy_hold(decision, POLICY_R_FEW_SAMPLES);
+		policy_hold(decision, POLICY_R_FEW_SAMPLES);
+		return;
 	}
 	if (!paired && !obs.trials) {
 		forget_proposal(node);
-		return policy_hold(decision, POLICY_R_NO_PAIR);
+		policy_hold(decision, POLICY_R_NO_PAIR);
+		return;
 	}
 	switch (policy_confirm(config, calibration, hot, node, &obs, decision)) {
 	case POLICY_CONFIRM_PENDING:
-		return policy_hold(decision, POLICY_R_CONFIRMING);
+		policy_hold(decision, POLICY_R_CONFIRMING);
+		return;
 	case POLICY_CONFIRM_REVERT:
 		return;
 	case POLICY_CONFIRM_KEEP:
@@ -374,17 +379,21 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 			obs.probed_cold_fraction :
 			node->probed_smooth +
 				(obs.probed_cold_fraction - node->probed_smooth) / 8;
-	if (node->split)
-		return policy_split_step(config, allowed, calibration, node, &obs,
+	if (node->split) {
+		policy_split_step(config, allowed, calibration, node, &obs,
 				  decision);
+		return;
+	}
 	if (sample->can_split && obs.probed &&
 	    policy_split(config, allowed, calibration, node,
 			 decision->cold_fraction, &decision->split_hot,
 			 &decision->split_cold, &gain) == POLICY_R_PER_FOLIO) {
 		decision->predicted_gain = gain;
 		why = limits(config, node);
-		if (why != POLICY_R_NONE)
-			return policy_hold(decision, why);
+		if (why != POLICY_R_NONE) {
+			policy_hold(decision, why);
+			return;
+		}
 		decision->action = POLICY_SWITCH;
 		decision->split = true;
 		policy_set_reason(decision, POLICY_R_PER_FOLIO);
@@ -403,17 +412,21 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 			if (tried != POLICY_R_TRY_COLD &&
 			    tried != POLICY_R_TRY_HOT) {
 				forget_proposal(node);
-				return policy_hold(decision, why);
+				policy_hold(decision, why);
+				return;
 			}
 			/* As a proposal: corroborated, dwell, limits. */
-			return gated_switch(config, node, &obs, target,
-					    tried == POLICY_R_TRY_COLD, 0, tried,
-					    true, decision);
+			gated_switch(config, node, &obs, target,
+				     tried == POLICY_R_TRY_COLD, 0, tried,
+				     true, decision);
+			return;
 		}
 		/* The window was the dwell; backoff and rate limit remain. */
 		why = limits(config, node);
-		if (why != POLICY_R_NONE)
-			return policy_hold(decision, why);
+		if (why != POLICY_R_NONE) {
+			policy_hold(decision, why);
+			return;
+		}
 		decision->action = POLICY_SWITCH;
 		decision->to = target;
 		policy_set_reason(decision, POLICY_R_MEASURED);
@@ -426,7 +439,8 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	if (decision->cold_fraction < 0 && sample->ref_samples &&
 	    !obs.referenced) {
 		forget_proposal(node);
-		return policy_hold(decision, POLICY_R_FEW_SAMPLES);
+		policy_hold(decision, POLICY_R_FEW_SAMPLES);
+		return;
 	}
 	why = policy_propose(config, calibration, node, hot, cold,
 			     decision->cold_fraction, &target, &gain);
@@ -441,7 +455,8 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	}
 	if (why != POLICY_R_COLD && why != POLICY_R_HOT) {
 		forget_proposal(node);
-		return policy_hold(decision, why);
+		policy_hold(decision, why);
+		return;
 	}
 	gated_switch(config, node, &obs, target, target == cold, gain,
 		     target == cold ? POLICY_R_COLD : POLICY_R_HOT, false,

@@ -128,7 +128,7 @@ void trial_interval(struct trial_run *r, int i, const double *live,
 	}
 step:
 	policy_step(&r->config, r->allowed, &r->calibration, &r->node, &sample,
-		    false, &d);
+		    POLICY_R_NONE, &d);
 	if (verbose)
 		printf("  interval %3d  %-9s %6.0f ns  trials %#x  %s%s  (%s, gain %.3f)\n",
 		       i, names[cur], ns, r->trials,

@@ -266,7 +266,7 @@ static void split_interval(struct trial_run *r, double fraction,
 	sample.probe_cold = (uint64_t)(64 * fraction + 0.5);
 	sample.probe_hot = 64 - sample.probe_cold;
 	policy_step(&r->config, r->allowed, &r->calibration, &r->node, &sample,
-		    false, &d);
+		    POLICY_R_NONE, &d);
 	r->last_reason = d.reason_id;
 	if (verbose)
 		printf("  %-9s%s %5.1f ns  %s  (%s)\n", names[r->node.strategy],

@@ -355,14 +355,14 @@ static void test_few_references(void)
 	epyc_calibration(&c);
 	policy_node_init(&node, CLEARPAGE_STRATEGY_MOVNTI);
 	for (i = 0; i < 3 * (int)config.probe_interval; i++) {
-		policy_step(&config, ALLOWED_NO_CLZERO, &c, &node, &sample, false, &d);
+		policy_step(&config, ALLOWED_NO_CLZERO, &c, &node, &sample, POLICY_R_NONE, &d);
 		probes += d.action == POLICY_SWITCH;
 	}
 	CHECK(probes == 0 && d.reason_id == POLICY_R_FEW_SAMPLES,
 	      "on movnti with 3 reference clears an interval (MinSamples 8): no probe in %u intervals, too few samples (%d probes)",
 	      3 * config.probe_interval, probes);
 	sample.ref_samples = 0;
-	policy_step(&config, ALLOWED_NO_CLZERO, &c, &node, &sample, false, &d);
+	policy_step(&config, ALLOWED_NO_CLZERO, &c, &node, &sample, POLICY_R_NONE, &d);
 	CHECK(d.action == POLICY_SWITCH && d.probe &&
 	      d.to == CLEARPAGE_STRATEGY_REP_STOSB,
 	      "without any reference clear it probes rep_stosb (ProbeIntervals have passed)");

@@ -194,7 +194,7 @@ static void test_trials_try(void)
 	      "three cold intervals: clzero tried (%d tries)", r.tries);
 	for (i = 0; i < 3; i++) {
 		policy_step(&r.config, r.allowed, &r.calibration, &r.node,
-			    &sample, false, &d);
+			    &sample, POLICY_R_NONE, &d);
 		if (i < 2)
 			CHECK(d.action == POLICY_HOLD &&
 			      d.reason_id == POLICY_R_FEW_SAMPLES,
