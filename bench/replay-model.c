@@ -443,6 +443,7 @@ static void count_interval(const struct replay *r, int strategy,
 	now->split_cold = r->split_cold;
 	now->probe_hot = r->probes.probe_hot;
 	now->probe_cold = r->probes.probe_cold;
+	now->probe_recycled = r->probes.probe_recycled;
 	now->touch_probed = r->probes.touch_probed;
 	now->touch_cached = r->probes.touch_cached;
 }

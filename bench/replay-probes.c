@@ -11,7 +11,7 @@ void replay_probes_reset(struct replay_probes *p)
 	p->touch_sequence = 0;
 	memset(&p->recent, 0, sizeof(p->recent));
 	p->held = NULL;
-	p->probe_hot = p->probe_cold = p->probe_ticks = 0;
+	p->probe_hot = p->probe_cold = p->probe_recycled = p->probe_ticks = 0;
 	p->touch_probed = p->touch_cached = 0;
 	p->probe_right = p->touch_truth = 0;
 }
@@ -52,6 +52,9 @@ int replay_probe_sample(struct replay_probes *p, const char *unit,
 		p->probe_hot++;
 	else
 		p->probe_cold++;
+	/* Hot only as recycled, as the module counts probe_recycled. */
+	if (hot && !cached)
+		p->probe_recycled++;
 	p->probe_right += hot == !cold;
 	return cached;
 }

@@ -40,7 +40,7 @@ struct replay_probes {
 	unsigned long held_left;
 	bool held_truth;
 	/* The module's counters, cumulative. */
-	uint64_t probe_hot, probe_cold, probe_ticks;
+	uint64_t probe_hot, probe_cold, probe_recycled, probe_ticks;
 	uint64_t touch_probed, touch_cached;
 	/* The truth: units judged right; lines the application had read. */
 	uint64_t probe_right, touch_truth;

@@ -258,6 +258,7 @@ json_object *replay_json(const struct replay *r,
 	json_object_object_add(o, "recent_reach_pages", json_object_new_int64((int64_t)r->probes.reach_pages));
 	json_object_object_add(o, "judged_hot", json_object_new_int64((int64_t)r->probed.probe_hot));
 	json_object_object_add(o, "judged_cold", json_object_new_int64((int64_t)r->probed.probe_cold));
+	json_object_object_add(o, "judged_hot_recycled", json_object_new_int64((int64_t)r->probed.probe_recycled));
 	json_object_object_add(o, "judged_right", json_object_new_int64((int64_t)r->probed.probe_right));
 	json_object_object_add(o, "hot_share_true",
 			       json_object_new_double(ratio(r->hot_units_recorded, r->recorded_units)));

@@ -228,12 +228,19 @@ static void print_probe(const struct cp_node_info *n)
 		used += snprintf(line + used, sizeof(line) - used,
 				 " (cannot tell a cached line from memory: %u vs %u ticks)",
 				 n->probe.hot_ticks, n->probe.cold_ticks);
-	if (n->has_counters && folios)
+	if (n->has_counters && folios) {
+		used += snprintf(line + used, sizeof(line) - used,
+				 "; %llu folios hot",
+				 (unsigned long long)be->probe_hot_folios);
+		if (be->probe_recycled_folios)
+			used += snprintf(line + used, sizeof(line) - used,
+					 " (%llu of them recycled: cleared non-temporally just before, not cached)",
+					 (unsigned long long)be->probe_recycled_folios);
 		snprintf(line + used, sizeof(line) - used,
-			 "; %llu folios hot, %llu cold, %llu ns per probe",
-			 (unsigned long long)be->probe_hot_folios,
+			 ", %llu cold, %llu ns per probe",
 			 (unsigned long long)be->probe_cold_folios,
 			 (unsigned long long)(be->probe_ns / folios));
+	}
 	ctl_wrapped(8, "%s", line);
 	if (!n->has_counters)
 		return;
@@ -611,6 +618,8 @@ static void backend_json(struct json_object *backends,
 			ctl_json_uint(o, "probe_hot_folios", be->probe_hot_folios);
 			ctl_json_uint(o, "probe_cold_folios", be->probe_cold_folios);
 			ctl_json_uint(o, "probe_ns", be->probe_ns);
+			ctl_json_uint(o, "probe_recycled_folios",
+				      be->probe_recycled_folios);
 		}
 	}
 	if (counters && be->has_touch) {

@@ -134,6 +134,8 @@ int clearpage_probe_pick(struct clearpage_node *node, int backend,
 			this_cpu_inc(node->stats->probe_hot[backend]);
 		else
 			this_cpu_inc(node->stats->probe_cold[backend]);
+		if (recycled && !cached)
+			this_cpu_inc(node->stats->probe_recycled[backend]);
 		this_cpu_add(node->stats->probe_ns[backend], ns);
 		if (mode)
 			strategy = cached ? clearpage_probe_hot_strategy(mode) :

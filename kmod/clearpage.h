@@ -58,6 +58,12 @@ struct clearpage_node_stats {
 	u64 probe_cold[CLEARPAGE_BACKEND_COUNT];
 	u64 probe_ns[CLEARPAGE_BACKEND_COUNT];
 	/*
+	 * Of probe_hot, the units counted hot only because this CPU cleared
+	 * them non-temporally within the recycled rule's reach: their lines
+	 * were not cached (in probe mode cleared with the cold strategy).
+	 */
+	u64 probe_recycled[CLEARPAGE_BACKEND_COUNT];
+	/*
 	 * The touch probe (touch.c), per backend: lines loaded some time
 	 * after a non-temporal clear, those found cached (the application
 	 * touched them), and held folios released unprobed (freed by then).

@@ -173,7 +173,9 @@ static int put_probe(struct sk_buff *skb, unsigned int mode, int backend,
 	    put_u64(skb, CLEARPAGE_B_PROBE_COLD_FOLIOS,
 		    sum->probe_cold[backend], CLEARPAGE_B_PAD) ||
 	    put_u64(skb, CLEARPAGE_B_PROBE_NS, sum->probe_ns[backend],
-		    CLEARPAGE_B_PAD))
+		    CLEARPAGE_B_PAD) ||
+	    put_u64(skb, CLEARPAGE_B_PROBE_RECYCLED_FOLIOS,
+		    sum->probe_recycled[backend], CLEARPAGE_B_PAD))
 		return -EMSGSIZE;
 	return 0;
 }

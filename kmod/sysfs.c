@@ -339,6 +339,7 @@ static const struct stats_counter probe_counters[] = {
 	STATS_COUNTER("probe_hot", probe_hot),
 	STATS_COUNTER("probe_cold", probe_cold),
 	STATS_COUNTER("probe_ns", probe_ns),
+	STATS_COUNTER("probe_recycled", probe_recycled),
 };
 
 static const struct stats_counter touch_counters[] = {

@@ -451,6 +451,7 @@ void cp_backend_counters(const struct cp_node_info *info, int backend,
 		.ref_ns = be->reference_sample_ns,
 		.probe_hot = be->probe_hot_folios,
 		.probe_cold = be->probe_cold_folios,
+		.probe_recycled = be->probe_recycled_folios,
 		.touch_probed = be->touch_probed,
 		.touch_cached = be->touch_cached,
 	};

@@ -63,6 +63,8 @@ struct cp_backend_info {
 	uint64_t probe_hot_folios;
 	uint64_t probe_cold_folios;
 	uint64_t probe_ns;
+	/* Of probe_hot_folios, those hot only as recycled (clearpage.ko 0.5). */
+	uint64_t probe_recycled_folios;
 	/*
 	 * The touch probe (clearpage.ko 0.4): lines of non-temporally cleared
 	 * pages loaded some time later, those found cached (touched by the

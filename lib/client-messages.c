@@ -165,6 +165,7 @@ static struct nla_policy backend_policy[CLEARPAGE_B_MAX + 1] = {
 	[CLEARPAGE_B_TOUCH_PROBED] = { .type = NLA_U64 },
 	[CLEARPAGE_B_TOUCH_CACHED] = { .type = NLA_U64 },
 	[CLEARPAGE_B_TOUCH_SKIPPED] = { .type = NLA_U64 },
+	[CLEARPAGE_B_PROBE_RECYCLED_FOLIOS] = { .type = NLA_U64 },
 };
 
 static struct nla_policy strategy_policy[CLEARPAGE_S_MAX + 1] = {
@@ -251,6 +252,7 @@ static int parse_backend_probe(struct nlattr **tb, struct cp_backend_info *b)
 	b->probe_hot_folios = get_u64(tb[CLEARPAGE_B_PROBE_HOT_FOLIOS]);
 	b->probe_cold_folios = get_u64(tb[CLEARPAGE_B_PROBE_COLD_FOLIOS]);
 	b->probe_ns = get_u64(tb[CLEARPAGE_B_PROBE_NS]);
+	b->probe_recycled_folios = get_u64(tb[CLEARPAGE_B_PROBE_RECYCLED_FOLIOS]);
 	b->has_touch = tb[CLEARPAGE_B_TOUCH_PROBED] != NULL;
 	b->touch_probed = get_u64(tb[CLEARPAGE_B_TOUCH_PROBED]);
 	b->touch_cached = get_u64(tb[CLEARPAGE_B_TOUCH_CACHED]);

@@ -18,7 +18,7 @@ enum policy_reason policy_split(const struct policy_config *config,
 				const struct policy_node *node, double fraction,
 				int *hot, int *cold, double *gain)
 {
-	double pair, current;
+	double pair, current, recycled;
 	int unused;
 
 	*gain = 0;
@@ -31,8 +31,15 @@ enum policy_reason policy_split(const struct policy_config *config,
 	*cold = policy_cheapest_cold(config, allowed, calibration, node, false);
 	if (!policy_usable(allowed, calibration, *hot) || *cold < 0 || *cold == *hot)
 		return POLICY_R_FITS;
-	pair = (1 - fraction) * policy_effective_cost(calibration, node, *hot, 0) +
-	       fraction * policy_effective_cost(calibration, node, *cold, 1);
+	/*
+	 * Per folio, a recycled folio (counted hot: a temporal strategy for
+	 * all would find it cached) has no line cached and goes to @cold.
+	 */
+	recycled = fmin(fmax(node->probed_recycled, 0), 1 - fraction);
+	pair = (1 - fraction - recycled) *
+		       policy_effective_cost(calibration, node, *hot, 0) +
+	       (fraction + recycled) *
+		       policy_effective_cost(calibration, node, *cold, 1);
 	current = policy_effective_cost(calibration, node, node->strategy, fraction);
 	*gain = (current - pair) / current;
 	return *gain > config->margin ? POLICY_R_PER_FOLIO : POLICY_R_FITS;

@@ -33,6 +33,8 @@ void policy_observe(const struct policy_config *config,
 		obs->probed = probed;
 		obs->probed_cold_fraction = (double)sample->probe_cold /
 					    (double)probed;
+		obs->probed_recycled_fraction =
+			(double)sample->probe_recycled / (double)probed;
 	}
 }
 

@@ -374,6 +374,7 @@ void policy_step(const struct policy_config *config, unsigned int allowed,
 	decision->cold_fraction = policy_estimate(config, calibration,
 						  node->strategy, &obs);
 	node->probed_fraction = obs.probed ? obs.probed_cold_fraction : -1;
+	node->probed_recycled = obs.probed ? obs.probed_recycled_fraction : 0;
 	if (obs.probed)
 		node->probed_smooth = node->probed_smooth < 0 ?
 			obs.probed_cold_fraction :

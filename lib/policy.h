@@ -374,6 +374,11 @@ struct policy_node {
 	 */
 	double probed_fraction;
 	/*
+	 * ... and of its units the share hot only as recycled (0: none),
+	 * which per folio are cleared with the cold strategy (policy_split()).
+	 */
+	double probed_recycled;
+	/*
 	 * ... and its running mean (1/8 of each new count; -1: none yet): a
 	 * count of one interval's few probed units moves by 0.1 and more.
 	 */
@@ -455,6 +460,8 @@ struct policy_observation {
 	 */
 	uint64_t probed;
 	double probed_cold_fraction;
+	/* Of them, the share counted hot only as recycled (sample.h). */
+	double probed_recycled_fraction;
 };
 
 void policy_observe(const struct policy_config *config,

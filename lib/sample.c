@@ -23,6 +23,12 @@ void policy_sample_build(const struct policy_counters *prev, bool have_prev,
 	    now->probe_cold >= prev->probe_cold) {
 		sample->probe_hot = now->probe_hot - prev->probe_hot;
 		sample->probe_cold = now->probe_cold - prev->probe_cold;
+		/* Counted after probe_hot: never more than it. */
+		if (now->probe_recycled >= prev->probe_recycled)
+			sample->probe_recycled = now->probe_recycled -
+						 prev->probe_recycled;
+		if (sample->probe_recycled > sample->probe_hot)
+			sample->probe_recycled = sample->probe_hot;
 	}
 	if (now->touch_probed >= prev->touch_probed &&
 	    now->touch_cached >= prev->touch_cached) {

@@ -36,9 +36,13 @@ struct policy_counters {
 	uint64_t ref_ns;		/* ... and their time */
 	uint64_t trial_pages[CLEARPAGE_STRATEGY_COUNT];	/* per candidate ... */
 	uint64_t trial_ns[CLEARPAGE_STRATEGY_COUNT];	/* ... and their time */
-	/* The temperature probe: units judged hot and cold (probe_*_<backend>). */
+	/*
+	 * The temperature probe: units judged hot and cold (probe_*_<backend>),
+	 * and of the hot those hot only as recycled (probe_recycled_<backend>).
+	 */
 	uint64_t probe_hot;
 	uint64_t probe_cold;
+	uint64_t probe_recycled;
 	/* The touch probe: lines loaded after a non-temporal clear, and cached. */
 	uint64_t touch_probed;
 	uint64_t touch_cached;
@@ -75,10 +79,14 @@ struct policy_sample {
 	/*
 	 * The temperature probe: units (pages, folios) it judged hot and
 	 * cold this interval, whatever strategy ran. They tell the cold
-	 * fraction directly.
+	 * fraction directly. @probe_recycled: of @probe_hot, units counted
+	 * hot only because this CPU had just cleared them non-temporally (a
+	 * temporal strategy would have left them cached; their lines were
+	 * not, and per folio they are cleared with the cold strategy).
 	 */
 	uint64_t probe_hot;
 	uint64_t probe_cold;
+	uint64_t probe_recycled;
 	/*
 	 * The touch probe: lines of non-temporally cleared units loaded some
 	 * time after their clear, and those found cached (the application

@@ -284,6 +284,12 @@ enum clearpage_backend_attr {
 	CLEARPAGE_B_TOUCH_PROBED,	/* u64: touch_probed_<backend> */
 	CLEARPAGE_B_TOUCH_CACHED,	/* u64: touch_cached_<backend> */
 	CLEARPAGE_B_TOUCH_SKIPPED,	/* u64: touch_skipped_<backend> */
+	/*
+	 * Of CLEARPAGE_B_PROBE_HOT_FOLIOS, the units counted hot only because
+	 * this CPU had cleared them non-temporally moments before (not
+	 * cached; cleared with the cold strategy in probe mode).
+	 */
+	CLEARPAGE_B_PROBE_RECYCLED_FOLIOS, /* u64: probe_recycled_<backend> */
 	__CLEARPAGE_B_MAX
 };
 

@@ -170,6 +170,7 @@ static struct nl_msg *node_reply_probe(bool node_as_u8, bool with_node,
 	nla_put_u64(msg, CLEARPAGE_B_PROBE_HOT_FOLIOS, 11);
 	nla_put_u64(msg, CLEARPAGE_B_PROBE_COLD_FOLIOS, 13);
 	nla_put_u64(msg, CLEARPAGE_B_PROBE_NS, 4800);
+	nla_put_u64(msg, CLEARPAGE_B_PROBE_RECYCLED_FOLIOS, 5);
 	nla_nest_end(msg, entry);
 	nla_nest_end(msg, list);
 	list = nla_nest_start(msg, CLEARPAGE_A_STRATEGIES);
@@ -224,6 +225,8 @@ static void test_node_parse(void)
 	      info.backend[huge].probe_hot_folios == 11 &&
 	      info.backend[huge].probe_cold_folios == 13 &&
 	      info.backend[huge].probe_ns == 4800 &&
+	      info.backend[huge].probe_recycled_folios == 5 &&
+	      info.backend[k4].probe_recycled_folios == 0 &&
 	      !info.backend[k4].has_probe && !info.backend[k4].probe,
 	      "the huge backend's probe mode and counters");
 	{
@@ -232,7 +235,8 @@ static void test_node_parse(void)
 		cp_backend_counters(&info, huge, &c);
 		CHECK(c.split && c.split_hot == CLEARPAGE_STRATEGY_REP_STOSB &&
 		      c.split_cold == CLEARPAGE_STRATEGY_CLZERO &&
-		      c.probe_hot == 11 && c.probe_cold == 13 && c.samples == 0,
+		      c.probe_hot == 11 && c.probe_cold == 13 &&
+		      c.probe_recycled == 5 && c.samples == 0,
 		      "the policy's counters of a backend in probe mode: per folio, the pair's timed clears (none in this reply: the kernel's 512 left out), the probe's counts");
 	}
 	CHECK(info.backend[k4].has_touch && info.backend[k4].touch_probed == 40 &&

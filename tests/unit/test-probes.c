@@ -358,6 +358,50 @@ static void test_split(void)
 	      r.switches, split_intervals);
 }
 
+/*
+ * Per folio, a folio this CPU cleared non-temporally moments before is
+ * counted hot (a temporal strategy for all would find it cached), but its
+ * lines are not cached and the probe sends it to the cold strategy: the
+ * pair's predicted cost takes the recycled share at the cold one's cost.
+ */
+/* What policy_split() predicts for @s at cold fraction @f. */
+static double cost(const struct trial_run *r, int s, double f)
+{
+	return policy_predict(&r->calibration, s, f) +
+	       policy_touch_penalty(&r->node, s);
+}
+
+static void test_split_recycled(void)
+{
+	struct trial_run r;
+	double g0, g1, pair, current;
+	int hot, cold, hot1, cold1;
+	enum policy_reason why;
+
+	printf("per folio: recycled folios counted hot cost the cold strategy\n");
+	trial_run_init(&r);
+	policy_node_init(&r.node, CLEARPAGE_STRATEGY_REP_STOSB);
+	why = policy_split(&r.config, r.allowed, &r.calibration, &r.node, 0.5,
+			   &hot, &cold, &g0);
+	CHECK(why == POLICY_R_PER_FOLIO && g0 > 0,
+	      "half the folios cold, none recycled: per folio, %.3f cheaper", g0);
+	r.node.probed_recycled = 0.25;
+	policy_split(&r.config, r.allowed, &r.calibration, &r.node, 0.5,
+		     &hot1, &cold1, &g1);
+	current = cost(&r, r.node.strategy, 0.5);
+	pair = 0.25 * cost(&r, hot, 0) + 0.75 * cost(&r, cold, 1);
+	CHECK(hot1 == hot && cold1 == cold && g1 < g0 &&
+	      fabs(g1 - (current - pair) / current) < 1e-9,
+	      "a quarter of the folios hot only as recycled: the pair costs them at %s's cold cost (gain %.3f, not %.3f)",
+	      names[cold], g1, g0);
+	r.node.probed_recycled = 0.9;
+	policy_split(&r.config, r.allowed, &r.calibration, &r.node, 0.5,
+		     &hot1, &cold1, &g1);
+	pair = cost(&r, cold, 1);
+	CHECK(fabs(g1 - (current - pair) / current) < 1e-9,
+	      "a recycled share beyond the hot one (counters read apart) is capped at it");
+}
+
 int main(int argc, char **argv)
 {
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
@@ -365,5 +409,6 @@ int main(int argc, char **argv)
 	test_probe_temperature();
 	test_touch();
 	test_split();
+	test_split_recycled();
 	return check_summary();
 }

@@ -115,7 +115,7 @@ done
 check "refused writes left probe_shift as it was" test "$(cat $P/probe_shift)" = 8
 for n in $(nodes); do
 	check "node$n stats have both backends' probe counters" \
-		sh -c "grep -q '^probe_hot_4k ' $CP/node$n/stats && grep -q '^probe_cold_huge ' $CP/node$n/stats && grep -q '^probe_ns_4k ' $CP/node$n/stats"
+		sh -c "grep -q '^probe_hot_4k ' $CP/node$n/stats && grep -q '^probe_cold_huge ' $CP/node$n/stats && grep -q '^probe_ns_4k ' $CP/node$n/stats && grep -q '^probe_recycled_4k ' $CP/node$n/stats && grep -q '^probe_recycled_huge ' $CP/node$n/stats"
 	echo off > $CP/node$n/probe_huge
 	echo movnti > $CP/node$n/strategy_4k
 done
@@ -357,7 +357,11 @@ check "the probe flipped while faulting" grep -Eq 'flips=[1-9][0-9]* failed=0' /
 check "folios were probed during the stress ($(( $(probe_total 0) + $(probe_total 1) - t0 )))" \
 	test $(( $(probe_total 0) + $(probe_total 1) )) -gt $t0
 for n in $(nodes); do
-	info "node$n: probe_hot_huge $(stat_value $n probe_hot_huge), probe_cold_huge $(stat_value $n probe_cold_huge), probe_ns_huge $(stat_value $n probe_ns_huge)"
+	info "node$n: probe_hot_huge $(stat_value $n probe_hot_huge), probe_cold_huge $(stat_value $n probe_cold_huge), probe_ns_huge $(stat_value $n probe_ns_huge), probe_recycled_huge $(stat_value $n probe_recycled_huge)"
+	for b in 4k huge; do
+		check "node$n: the $b units hot only as recycled are some of those counted hot ($(stat_value $n probe_recycled_$b) of $(stat_value $n probe_hot_$b))" \
+			test $(stat_value $n probe_recycled_$b) -le $(stat_value $n probe_hot_$b)
+	done
 done
 
 info "probe suite checked $total_pages pages"
