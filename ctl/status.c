@@ -248,8 +248,9 @@ static void print_probe(const struct cp_node_info *n)
 	be = &n->backend[CLEARPAGE_BACKEND_4K];
 	folios = be->probe_hot_folios + be->probe_cold_folios;
 	if (be->has_probe && folios)
-		ctl_wrapped(8, "  4k    temperature sample: %llu pages hot, %llu cold, %llu ns per probe",
+		ctl_wrapped(8, "  4k    temperature sample: %llu pages hot (%llu recycled), %llu cold, %llu ns per probe",
 			    (unsigned long long)be->probe_hot_folios,
+			    (unsigned long long)be->probe_recycled_folios,
 			    (unsigned long long)be->probe_cold_folios,
 			    (unsigned long long)(be->probe_ns / folios));
 }

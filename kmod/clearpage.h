@@ -16,7 +16,9 @@
 
 /*
  * Per-CPU counters of one node; summed when read, word by word: every
- * member is a u64 (clearpage_node_stats_sum()).
+ * member is a u64 (clearpage_node_stats_sum()), touch_skipped the last.
+ * The stats file prints them in one sysfs page (105 lines, under 4 KiB
+ * with realistic values): more counters belong in netlink only.
  */
 struct clearpage_node_stats {
 	u64 pages[CLEARPAGE_BACKEND_COUNT][CLEARPAGE_STRATEGY_COUNT];

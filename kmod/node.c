@@ -320,6 +320,8 @@ void clearpage_node_stats_sum(struct clearpage_node *node,
 	int cpu;
 
 	BUILD_BUG_ON(sizeof(*sum) % sizeof(u64));
+	BUILD_BUG_ON(offsetofend(struct clearpage_node_stats, touch_skipped) !=
+		     sizeof(*sum));
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		const u64 *from = (const u64 *)per_cpu_ptr(node->stats, cpu);

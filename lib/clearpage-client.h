@@ -63,7 +63,7 @@ struct cp_backend_info {
 	uint64_t probe_hot_folios;
 	uint64_t probe_cold_folios;
 	uint64_t probe_ns;
-	/* Of probe_hot_folios, those hot only as recycled (clearpage.ko 0.5). */
+	/* Of probe_hot_folios, those hot only as recycled (0: a module without). */
 	uint64_t probe_recycled_folios;
 	/*
 	 * The touch probe (clearpage.ko 0.4): lines of non-temporally cleared

@@ -278,6 +278,8 @@ enum policy_reason policy_compare(const struct policy_config *config,
 	bool was = node->control_for == node->strategy + 1, basis;
 	unsigned int rest_max = TRIAL_REST_MAX * config->probe_interval;
 	double own_cost, mean, error;
+	/* The candidates whose window got a gain this interval. */
+	unsigned int fed = 0;
 	bool full = false;
 	int s;
 
@@ -311,6 +313,7 @@ enum policy_reason policy_compare(const struct policy_config *config,
 		basis = have && f >= 0 && fabs(f - 0.5) >= 0.5 - CONTROL_EDGE;
 	if (basis != was) {
 		memset(node->trial, 0, sizeof(node->trial));
+		memset(node->trial_flat, 0, sizeof(node->trial_flat));
 		node->control_for = basis ? node->strategy + 1 : 0;
 	}
 	if (basis)
@@ -344,13 +347,16 @@ enum policy_reason policy_compare(const struct policy_config *config,
 			 * leaves a gap; a window not fed for a whole window's
 			 * length (a candidate no longer timed) goes stale.
 			 */
-			if (node->trial[s].used && ++node->trial[s].idle >= size)
+			if (node->trial[s].used && ++node->trial[s].idle >= size) {
 				node->trial[s] = (struct policy_trial_window){ 0 };
+				node->trial_flat[s] = 0;
+			}
 			continue;
 		}
 		ns += policy_touch_penalty(node, s);
 		trial_window_add(&node->trial[s], size,
 				 (own_cost - ns) / own_cost);
+		fed |= 1U << s;
 	}
 	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		double dear_bound = 0;
@@ -379,13 +385,14 @@ enum policy_reason policy_compare(const struct policy_config *config,
 			continue;
 		/*
 		 * Cheaper beyond noise: a signal, which ends the doubling;
-		 * no cheaper for TRIAL_FLAT intervals in a row: it rests
-		 * as a far dearer one does (not the reference).
+		 * no cheaper for TRIAL_FLAT intervals in a row, each with a
+		 * gain of its own: it rests as a far dearer one does (not
+		 * the reference).
 		 */
 		if (mean - config->trial_confidence * error > 0) {
 			node->trial_rest_next[s] = 0;
 			node->trial_flat[s] = 0;
-		} else if (s != CLEARPAGE_STRATEGY_KERNEL &&
+		} else if (s != CLEARPAGE_STRATEGY_KERNEL && (fed & 1U << s) &&
 			   ++node->trial_flat[s] >= TRIAL_FLAT) {
 			trial_rest(config, node, s, rest_max);
 			continue;
