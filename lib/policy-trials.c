@@ -93,7 +93,6 @@ static bool trial_window_early(const struct policy_trial_window *w,
 void policy_trials_forget(struct policy_node *node, bool rests)
 {
 	memset(node->trial, 0, sizeof(node->trial));
-	memset(node->trial_flat, 0, sizeof(node->trial_flat));
 	if (rests) {
 		memset(node->trial_rest, 0, sizeof(node->trial_rest));
 		memset(node->trial_rest_next, 0, sizeof(node->trial_rest_next));
@@ -117,16 +116,6 @@ void policy_trials_forget(struct policy_node *node, bool rests)
  */
 #define TRIAL_REST_MAX 8
 #define TRIAL_REST_SHIFT 0.25
-/*
- * How many intervals in a row a full window may find a candidate no
- * cheaper than the node's own clears beyond noise before it rests (policy_node's
- * trial_flat). Where no signal separates the candidates (4 KiB mix50 on
- * Zen 5 without a PMU: movnti on trial in 108 of 120 intervals, never
- * cheaper beyond noise, 1.7% of the node's time in its trial frames and
- * the application's reads after them), the node then holds its strategy
- * at about the cost of its samples and reference frames alone.
- */
-#define TRIAL_FLAT 5
 
 static unsigned int window_size(const struct policy_config *config)
 {
@@ -251,17 +240,6 @@ unsigned int policy_trials(const struct policy_config *config,
 	return trials;
 }
 
-/* @s rests from trials (policy_node's trial_rest), its window emptied. */
-static void trial_rest(const struct policy_config *config,
-		       struct policy_node *node, int s, unsigned int rest_max)
-{
-	node->trial_rest[s] = policy_doubling(&node->trial_rest_next[s],
-					      config->probe_interval, rest_max);
-	node->trial_rest_at[s] = node->probed_smooth;
-	node->trial[s] = (struct policy_trial_window){ 0 };
-	node->trial_flat[s] = 0;
-}
-
 enum policy_reason policy_compare(const struct policy_config *config,
 				  unsigned int allowed,
 				  struct policy_node *node,
@@ -278,8 +256,6 @@ enum policy_reason policy_compare(const struct policy_config *config,
 	bool was = node->control_for == node->strategy + 1, basis;
 	unsigned int rest_max = TRIAL_REST_MAX * config->probe_interval;
 	double own_cost, mean, error;
-	/* The candidates whose window got a gain this interval. */
-	unsigned int fed = 0;
 	bool full = false;
 	int s;
 
@@ -313,7 +289,6 @@ enum policy_reason policy_compare(const struct policy_config *config,
 		basis = have && f >= 0 && fabs(f - 0.5) >= 0.5 - CONTROL_EDGE;
 	if (basis != was) {
 		memset(node->trial, 0, sizeof(node->trial));
-		memset(node->trial_flat, 0, sizeof(node->trial_flat));
 		node->control_for = basis ? node->strategy + 1 : 0;
 	}
 	if (basis)
@@ -331,7 +306,6 @@ enum policy_reason policy_compare(const struct policy_config *config,
 			    TRIAL_REST_SHIFT) {
 			node->trial_rest[s] = 0;
 			node->trial_rest_next[s] = 0;
-			node->trial_flat[s] = 0;
 		}
 	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		bool ref = s == CLEARPAGE_STRATEGY_KERNEL;
@@ -347,16 +321,13 @@ enum policy_reason policy_compare(const struct policy_config *config,
 			 * leaves a gap; a window not fed for a whole window's
 			 * length (a candidate no longer timed) goes stale.
 			 */
-			if (node->trial[s].used && ++node->trial[s].idle >= size) {
+			if (node->trial[s].used && ++node->trial[s].idle >= size)
 				node->trial[s] = (struct policy_trial_window){ 0 };
-				node->trial_flat[s] = 0;
-			}
 			continue;
 		}
 		ns += policy_touch_penalty(node, s);
 		trial_window_add(&node->trial[s], size,
 				 (own_cost - ns) / own_cost);
-		fed |= 1U << s;
 	}
 	for (s = 0; s < CLEARPAGE_STRATEGY_COUNT; s++) {
 		double dear_bound = 0;
@@ -378,25 +349,17 @@ enum policy_reason policy_compare(const struct policy_config *config,
 						  config->trial_confidence,
 						  &mean, &dear_bound)) &&
 		    mean + dear_bound < -TRIAL_DEAR) {
-			trial_rest(config, node, s, rest_max);
+			node->trial_rest[s] =
+				policy_doubling(&node->trial_rest_next[s],
+						config->probe_interval,
+						rest_max);
+			node->trial_rest_at[s] = node->probed_smooth;
+			node->trial[s] = (struct policy_trial_window){ 0 };
 			continue;
 		}
 		if (!judged)
 			continue;
-		/*
-		 * Cheaper beyond noise: a signal, which ends the doubling;
-		 * no cheaper for TRIAL_FLAT intervals in a row, each with a
-		 * gain of its own: it rests as a far dearer one does (not
-		 * the reference).
-		 */
-		if (mean - config->trial_confidence * error > 0) {
-			node->trial_rest_next[s] = 0;
-			node->trial_flat[s] = 0;
-		} else if (s != CLEARPAGE_STRATEGY_KERNEL && (fed & 1U << s) &&
-			   ++node->trial_flat[s] >= TRIAL_FLAT) {
-			trial_rest(config, node, s, rest_max);
-			continue;
-		}
+		node->trial_rest_next[s] = 0;
 		/*
 		 * A switch to it was reverted: not for a while. A
 		 * non-temporal one whose cost to the application is not

@@ -308,12 +308,9 @@ struct policy_node {
 	 * against TrialConfidence, one not yet full against Student's t)
 	 * measured it half as dear again as the node's own clears, beyond
 	 * noise, rests from trials for trial_rest[s] intervals: its frames
-	 * cost more than they can tell. A candidate whose full window found
-	 * it no cheaper beyond noise for TRIAL_FLAT intervals in a row (trial_flat[s]) rests too: its frames tell nothing more,
-	 * and trying it costs its trial frames and what the application pays
-	 * after them. Each rest is trial_rest_next[s], from ProbeIntervals
-	 * doubled at each dear or flat verdict up to 8 times that (at most a
-	 * day of intervals); a full window that finds it cheaper beyond noise
+	 * cost more than they can tell. Each rest is trial_rest_next[s], from
+	 * ProbeIntervals doubled at each dear verdict up to 8 times that (at
+	 * most a day of intervals); a full window that finds it not so dear
 	 * resets the doubling. A rest ends, and its doubling, when the
 	 * probe's running cold fraction (probed_smooth) moves more than 0.25
 	 * from trial_rest_at[s] (where it was found dear; -1: not probed),
@@ -323,7 +320,6 @@ struct policy_node {
 	unsigned int trial_rest[CLEARPAGE_STRATEGY_COUNT];
 	unsigned int trial_rest_next[CLEARPAGE_STRATEGY_COUNT];
 	double trial_rest_at[CLEARPAGE_STRATEGY_COUNT];
-	unsigned int trial_flat[CLEARPAGE_STRATEGY_COUNT];
 	/*
 	 * A strategy whose switch or try the confirmation reverted is neither
 	 * tried nor adopted from trials for refuted_left[s] intervals; each

@@ -194,7 +194,7 @@ static void test_trials_try(void)
 	      "three cold intervals: clzero tried (%d tries)", r.tries);
 	for (i = 0; i < 3; i++) {
 		policy_step(&r.config, r.allowed, &r.calibration, &r.node,
-			    &sample, POLICY_R_NONE, &d);
+			    &sample, false, &d);
 		if (i < 2)
 			CHECK(d.action == POLICY_HOLD &&
 			      d.reason_id == POLICY_R_FEW_SAMPLES,
@@ -399,10 +399,7 @@ static void test_trials_rest(void)
 		      given);
 	}
 
-	/*
-	 * A full window that finds it cheaper beyond noise resets the
-	 * doubling (one that finds it no cheaper rests it: test_trials_flat).
-	 */
+	/* A full window that finds it not so dear resets the doubling. */
 	intel_run_init(&r);
 	for (i = 0; i < 200 && r.node.trial_rest_next[CLEARPAGE_STRATEGY_MOVQ] <
 				   2 * r.config.probe_interval; i++)
@@ -412,64 +409,14 @@ static void test_trials_rest(void)
 	      "movq's next rest doubled to %u",
 	      r.node.trial_rest_next[CLEARPAGE_STRATEGY_MOVQ]);
 	{
-		static const double near[] = { 36, 36, 37, 30, 171, 0 };
+		static const double near[] = { 36, 36, 37, 40, 171, 0 };
 
 		for (int k = 0; k < 200 &&
 				r.node.trial_rest_next[CLEARPAGE_STRATEGY_MOVQ]; k++)
 			trial_interval(&r, i++, near, 0.05, 0);
 	}
 	CHECK(!r.node.trial_rest_next[CLEARPAGE_STRATEGY_MOVQ],
-	      "movq at 30 ns against 36: a full window that finds it cheaper resets its doubling");
-}
-
-/*
- * No signal: on rep_stosb, movnti's trial frames cost what the node's own
- * clears cost and movq's 40% more (neither far dearer), under 5% noise
- * (4 KiB mix50 on Zen 5 without a PMU: movnti on trial in 108 of 120
- * intervals, never cheaper beyond noise). A window that finds a candidate
- * no cheaper for TRIAL_FLAT intervals in a row rests it as a far dearer
- * one; a candidate cheaper beyond noise never rests.
- */
-static void test_trials_flat(void)
-{
-	static const double flat[] = { 100, 100, 101, 140, 100, 0 };
-	static const double cheaper[] = { 100, 100, 101, 140, 80, 0 };
-	struct trial_run r;
-	int i, timed = 0;
-	bool rested = false;
-
-	printf("trials: candidates no cheaper beyond noise rest\n");
-	intel_run_init(&r);
-	r.config.non_temporal = POLICY_NT_YES;
-	r.calibration = (struct policy_calibration){ 0 };
-	r.config.trial_candidates = CLEARPAGE_STRATEGY_COUNT - 1;
-	for (i = 0; i < 240; i++) {
-		trial_interval(&r, i, flat, 0.05, 0);
-		timed += !!(r.trials & (1U << CLEARPAGE_STRATEGY_MOVQ |
-					1U << CLEARPAGE_STRATEGY_MOVNTI));
-		rested |= r.node.trial_rest[CLEARPAGE_STRATEGY_MOVNTI] != 0;
-	}
-	CHECK(rested && r.switches == 0 &&
-	      r.node.strategy == CLEARPAGE_STRATEGY_REP_STOSB,
-	      "movnti, as dear as rep_stosb, rested; no switch (%d switches, on %s)",
-	      r.switches, names[r.node.strategy]);
-	CHECK(timed <= 100,
-	      "movq or movnti timed in %d of 240 intervals (at most 100; without the rests of no signal 240)",
-	      timed);
-
-	intel_run_init(&r);
-	r.config.non_temporal = POLICY_NT_YES;
-	r.calibration = (struct policy_calibration){ 0 };
-	r.config.trial_candidates = CLEARPAGE_STRATEGY_COUNT - 1;
-	r.config.trial_margin = 0.5;	/* measured, never adopted */
-	rested = false;
-	for (i = 0; i < 240; i++) {
-		trial_interval(&r, i, cheaper, 0.05, 0);
-		rested |= r.node.trial_rest[CLEARPAGE_STRATEGY_MOVNTI] != 0;
-	}
-	CHECK(!rested && r.switches == 0,
-	      "movnti 20%% cheaper (below a TrialMargin of 0.5): never rests (%d switches)",
-	      r.switches);
+	      "movq at 40 ns against 36: a full window, not dear, resets its doubling");
 }
 
 /*
@@ -832,7 +779,6 @@ int main(int argc, char **argv)
 	test_trials_try_regime();
 	test_trials_try_touch();
 	test_trials_rest();
-	test_trials_flat();
 	test_trials_twins();
 	test_trials_biased();
 	test_trials_control();
